@@ -1,0 +1,583 @@
+//! Abstract syntax tree of the program language: the Java subset of DESIGN.md §2.
+//!
+//! Every node carries its [`Span`]. The tree is produced by [`crate::parse_program`],
+//! which never fails: syntax errors become diagnostics and the tree keeps every part it
+//! could recover (an unparsable expression becomes [`ExprKind::Error`], an unparsable
+//! statement [`StmtKind::Error`]).
+
+use crate::span::Span;
+use serde::Serialize;
+
+/// An identifier with its location.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ident {
+    /// The name as written.
+    pub name: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A whole source file: `package`/`import` lines are accepted and dropped.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CompilationUnit {
+    /// Top-level classes and interfaces, in source order.
+    pub classes: Vec<ClassDecl>,
+    /// The whole file.
+    pub span: Span,
+}
+
+/// Modifiers that matter to the semantics; the rest (`public`, `final`, annotations,
+/// `synchronized`, …) are accepted and ignored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Modifiers {
+    /// `static`
+    pub is_static: bool,
+    /// `abstract` (or a method without body in an interface)
+    pub is_abstract: bool,
+}
+
+/// `class C extends B implements I, J { … }` or `interface I { … }`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClassDecl {
+    /// Class modifiers.
+    pub modifiers: Modifiers,
+    /// True for `interface`.
+    pub is_interface: bool,
+    /// Class name.
+    pub name: Ident,
+    /// Superclass (`extends`); for an interface, the first extended interface is here
+    /// and the others in `implements`.
+    pub extends: Option<TypeRef>,
+    /// Implemented interfaces.
+    pub implements: Vec<TypeRef>,
+    /// Members in source order.
+    pub members: Vec<Member>,
+    /// From the first modifier to the closing brace.
+    pub span: Span,
+}
+
+/// A class member.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Member {
+    /// `int x = 1, y;`
+    Field(FieldDecl),
+    /// A method with or without body.
+    Method(MethodDecl),
+    /// `C(params) { … }`
+    Constructor(ConstructorDecl),
+    /// `static { … }` or `{ … }` (instance initialiser).
+    Initializer(InitializerDecl),
+    /// A nested class (`static class Inner { … }`); treated as a top-level class.
+    Class(ClassDecl),
+}
+
+/// A field declaration; one declaration may introduce several variables.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldDecl {
+    /// Field modifiers (`static` matters).
+    pub modifiers: Modifiers,
+    /// Declared type (before any per-variable `[]`).
+    pub ty: TypeRef,
+    /// The declared variables.
+    pub declarators: Vec<VarDeclarator>,
+    /// Whole declaration including `;`.
+    pub span: Span,
+}
+
+/// `name [= init]` in a field or local declaration; `int a[] = …` folds the extra
+/// dimensions into `ty`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VarDeclarator {
+    /// Variable name.
+    pub name: Ident,
+    /// The variable's full type (the declaration's type plus `[]` written after the name).
+    pub ty: TypeRef,
+    /// Initialiser, if any (`{1, 2}` array initialisers are [`ExprKind::ArrayLiteral`]).
+    pub init: Option<Expr>,
+    /// From the name to the end of the initialiser.
+    pub span: Span,
+}
+
+/// A method declaration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MethodDecl {
+    /// Method modifiers.
+    pub modifiers: Modifiers,
+    /// Return type (`void` is [`TypeKind::Void`]).
+    pub ret: TypeRef,
+    /// Method name.
+    pub name: Ident,
+    /// Formal parameters.
+    pub params: Vec<Param>,
+    /// Body; `None` for abstract/interface/native methods.
+    pub body: Option<Block>,
+    /// Whole declaration.
+    pub span: Span,
+}
+
+/// A constructor declaration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConstructorDecl {
+    /// Constructor modifiers.
+    pub modifiers: Modifiers,
+    /// The class name as written.
+    pub name: Ident,
+    /// Formal parameters.
+    pub params: Vec<Param>,
+    /// Body. A leading `this(…)`/`super(…)` call is an ordinary
+    /// [`ExprKind::Call`] statement whose name is `this` or `super`.
+    pub body: Block,
+    /// Whole declaration.
+    pub span: Span,
+}
+
+/// `static { … }` or `{ … }` inside a class.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InitializerDecl {
+    /// True for `static { … }`.
+    pub is_static: bool,
+    /// The block.
+    pub body: Block,
+    /// Whole initialiser.
+    pub span: Span,
+}
+
+/// A formal parameter (`final` and annotations ignored; varargs `T...` becomes `T[]`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Param {
+    /// Parameter type.
+    pub ty: TypeRef,
+    /// Parameter name.
+    pub name: Ident,
+    /// Whole parameter.
+    pub span: Span,
+}
+
+/// A type as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TypeRef {
+    /// What type.
+    pub kind: TypeKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The types of the language. Generic arguments are parsed and kept but carry no
+/// meaning; `char`, `byte`, `short` are integers; `float`/`double` are opaque numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum TypeKind {
+    /// `void` (return types only)
+    Void,
+    /// `int`, `short`, `byte`, `char`
+    Int,
+    /// `long`
+    Long,
+    /// `boolean`
+    Boolean,
+    /// `float`, `double`
+    Float,
+    /// A class or interface name, possibly qualified (`java.util.Random` keeps only the
+    /// last segment in `name`; `qualifier` holds the rest) with generic arguments.
+    Named {
+        /// Simple name, e.g. `Random`.
+        name: String,
+        /// Qualifying segments, e.g. `["java", "util"]`; empty when unqualified.
+        qualifier: Vec<String>,
+        /// Generic arguments (ignored by the semantics; `?` wildcards become `Object`).
+        args: Vec<TypeRef>,
+    },
+    /// `T[]`
+    Array(Box<TypeRef>),
+    /// `var` in a local declaration: the type is the initialiser's.
+    Inferred,
+}
+
+/// A `{ … }` block.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Block {
+    /// Statements in order.
+    pub stmts: Vec<Stmt>,
+    /// From `{` to `}`.
+    pub span: Span,
+}
+
+/// A statement with its location.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stmt {
+    /// What statement.
+    pub kind: StmtKind,
+    /// Where, including the terminating `;`.
+    pub span: Span,
+}
+
+/// Statements.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum StmtKind {
+    /// `{ … }`
+    Block(Block),
+    /// `T a = 1, b;`
+    LocalVar {
+        /// The declaration's type.
+        ty: TypeRef,
+        /// The declared variables.
+        declarators: Vec<VarDeclarator>,
+    },
+    /// `e;`
+    Expr(Expr),
+    /// `if (c) s [else s]`
+    If {
+        /// Condition.
+        cond: Expr,
+        /// Then branch.
+        then_branch: Box<Stmt>,
+        /// Else branch (an `else if` is an `If` statement here).
+        else_branch: Option<Box<Stmt>>,
+    },
+    /// `while (c) s`
+    While {
+        /// Condition.
+        cond: Expr,
+        /// Body.
+        body: Box<Stmt>,
+    },
+    /// `do s while (c);`
+    DoWhile {
+        /// Body.
+        body: Box<Stmt>,
+        /// Condition.
+        cond: Expr,
+    },
+    /// `for (init; cond; update) s`
+    For {
+        /// Init: local declarations or expression statements.
+        init: Vec<Stmt>,
+        /// Condition; `None` means `true`.
+        cond: Option<Expr>,
+        /// Update expressions.
+        update: Vec<Expr>,
+        /// Body.
+        body: Box<Stmt>,
+    },
+    /// `for (T x : e) s` — iterates an unknown number of times over unknown elements.
+    ForEach {
+        /// Element type.
+        ty: TypeRef,
+        /// Loop variable.
+        name: Ident,
+        /// The iterated expression.
+        iterable: Expr,
+        /// Body.
+        body: Box<Stmt>,
+    },
+    /// `break [label];`
+    Break(Option<Ident>),
+    /// `continue [label];`
+    Continue(Option<Ident>),
+    /// `return [e];`
+    Return(Option<Expr>),
+    /// `throw e;` — exceptions are not modelled (see the lowering for what it means).
+    Throw(Expr),
+    /// `try { } catch (T e) { } finally { }`
+    Try {
+        /// The protected block.
+        body: Block,
+        /// Catch clauses (parsed; exceptions are not modelled).
+        catches: Vec<CatchClause>,
+        /// `finally` block.
+        finally: Option<Block>,
+    },
+    /// `label: s`
+    Labeled {
+        /// The label.
+        label: Ident,
+        /// The labelled statement.
+        body: Box<Stmt>,
+    },
+    /// `switch (e) { case …: … default: … }`
+    Switch {
+        /// The scrutinee.
+        scrutinee: Expr,
+        /// Cases in order.
+        cases: Vec<SwitchCase>,
+    },
+    /// `;`
+    Empty,
+    /// A statement that could not be parsed (a diagnostic was reported).
+    Error,
+}
+
+/// `case e1, e2:` / `default:` followed by statements (fall-through as in Java).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SwitchCase {
+    /// Case labels; empty for `default`.
+    pub labels: Vec<Expr>,
+    /// True when this group includes `default`.
+    pub is_default: bool,
+    /// Statements up to the next label.
+    pub body: Vec<Stmt>,
+    /// Whole case group.
+    pub span: Span,
+}
+
+/// `catch (T1 | T2 e) { … }`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CatchClause {
+    /// Caught types.
+    pub types: Vec<TypeRef>,
+    /// Exception variable.
+    pub name: Ident,
+    /// Handler.
+    pub body: Block,
+    /// Whole clause.
+    pub span: Span,
+}
+
+/// An expression with its location.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Expr {
+    /// What expression.
+    pub kind: ExprKind,
+    /// Where.
+    pub span: Span,
+}
+
+/// Expressions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum ExprKind {
+    /// Integer literal (`int` or `long` with `L` suffix), decimal/hex/octal/binary,
+    /// underscores allowed.
+    Int {
+        /// The value (out-of-range literals are diagnosed).
+        value: i64,
+        /// True for an `L`/`l` suffix.
+        is_long: bool,
+    },
+    /// `1.5`, `2e3f` — an opaque number.
+    Float(String),
+    /// `true` / `false`
+    Bool(bool),
+    /// `null`
+    Null,
+    /// `"…"` with escapes decoded (an opaque value for the semantics).
+    String(String),
+    /// `'c'` — its code point.
+    Char(u32),
+    /// `*`: an arbitrary boolean or int (non-determinism).
+    Nondet,
+    /// A bare name: local, parameter, field, or class (for `C.m()`, `C.f`).
+    Name(Ident),
+    /// `this`
+    This,
+    /// `super` (only as the target of a field access or call)
+    Super,
+    /// `e.f` (a qualified name `a.b.c` parses as nested field accesses)
+    Field {
+        /// The object (or class name).
+        target: Box<Expr>,
+        /// The field.
+        name: Ident,
+    },
+    /// `m(a)`, `e.m(a)`, `C.m(a)`, `this(a)`, `super(a)`; generic method arguments are
+    /// dropped.
+    Call {
+        /// Receiver or class; `None` for an unqualified call.
+        target: Option<Box<Expr>>,
+        /// Method name (`this`/`super` for explicit constructor calls).
+        name: Ident,
+        /// Arguments.
+        args: Vec<Expr>,
+    },
+    /// `new C(args)` (an anonymous class body is diagnosed as unsupported).
+    New {
+        /// The instantiated class.
+        class: TypeRef,
+        /// Constructor arguments.
+        args: Vec<Expr>,
+    },
+    /// `new T[n][m][]` or `new T[] {…}`
+    NewArray {
+        /// Element type of the outermost array's innermost level (e.g. `int` in `int[][]`).
+        elem: TypeRef,
+        /// Dimension expressions written (`[n]`).
+        dims: Vec<Expr>,
+        /// Total number of dimensions, including empty `[]`.
+        rank: u32,
+        /// Initialiser `{…}`, if given.
+        init: Option<Vec<Expr>>,
+    },
+    /// `{a, b}` in an initialiser position.
+    ArrayLiteral(Vec<Expr>),
+    /// `a[i]`
+    Index {
+        /// The array.
+        array: Box<Expr>,
+        /// The index.
+        index: Box<Expr>,
+    },
+    /// `-e`, `+e`, `!e`, `~e`
+    Unary {
+        /// Operator.
+        op: UnaryOp,
+        /// Operand.
+        operand: Box<Expr>,
+    },
+    /// `++x`, `x--`, …
+    IncDec {
+        /// Which of the four forms.
+        op: IncDecOp,
+        /// The variable, field or element changed.
+        target: Box<Expr>,
+    },
+    /// `a op b` (including `&&`/`||`, which short-circuit).
+    Binary {
+        /// Operator.
+        op: BinaryOp,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// `x = e` or `x op= e`
+    Assign {
+        /// `None` for `=`, `Some(op)` for `op=`.
+        op: Option<BinaryOp>,
+        /// The variable, field or element assigned.
+        target: Box<Expr>,
+        /// The assigned value.
+        value: Box<Expr>,
+    },
+    /// `c ? a : b`
+    Conditional {
+        /// Condition.
+        cond: Box<Expr>,
+        /// Value when true.
+        then_expr: Box<Expr>,
+        /// Value when false.
+        else_expr: Box<Expr>,
+    },
+    /// `(T) e` — ignored by the semantics (except numeric narrowing, also ignored).
+    Cast {
+        /// Target type.
+        ty: TypeRef,
+        /// Operand.
+        operand: Box<Expr>,
+    },
+    /// `e instanceof T` — an arbitrary boolean for the semantics unless decidable.
+    InstanceOf {
+        /// Operand.
+        operand: Box<Expr>,
+        /// Tested type.
+        ty: TypeRef,
+    },
+    /// An expression that could not be parsed (a diagnostic was reported).
+    Error,
+}
+
+/// Prefix operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum UnaryOp {
+    /// `-`
+    Neg,
+    /// `+`
+    Plus,
+    /// `!`
+    Not,
+    /// `~`
+    BitNot,
+}
+
+/// Increment and decrement forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum IncDecOp {
+    /// `++x`
+    PreInc,
+    /// `--x`
+    PreDec,
+    /// `x++`
+    PostInc,
+    /// `x--`
+    PostDec,
+}
+
+/// Binary operators, in Java's meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum BinaryOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `&&` (short-circuit)
+    And,
+    /// `||` (short-circuit)
+    Or,
+    /// `&` (boolean: both sides evaluated; int: bitwise)
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `>>>`
+    UShr,
+}
+
+impl BinaryOp {
+    /// The operator as written in Java.
+    pub fn as_str(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            And => "&&",
+            Or => "||",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            Shl => "<<",
+            Shr => ">>",
+            UShr => ">>>",
+        }
+    }
+}
+
+impl UnaryOp {
+    /// The operator as written in Java.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Plus => "+",
+            UnaryOp::Not => "!",
+            UnaryOp::BitNot => "~",
+        }
+    }
+}
