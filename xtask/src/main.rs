@@ -1,1 +1,126 @@
-fn main() {}
+//! `cargo xtask` — everything a contributor runs, with no tools beyond cargo.
+//!
+//! * `cargo xtask test` — the README's test command: formatting, clippy with
+//!   `-D warnings`, and every test of the workspace.
+//! * `cargo xtask bench-parse` — times `cfp parse` on a generated 5,000-line program.
+//!
+//! Each step prints what it runs; the first failing step ends the run with its exit code.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+mod genprog;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("test") => test(&args[1..]),
+        Some("bench-parse") => bench_parse(),
+        Some("gen-program") => {
+            let lines = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5000);
+            print!("{}", genprog::generate(lines));
+            Ok(())
+        }
+        _ => {
+            eprintln!(
+                "usage: cargo xtask <command>\n\n\
+                 commands:\n  \
+                 test            run every check and test (the README's test command)\n  \
+                 bench-parse     time `cfp parse` on a generated 5,000-line program\n  \
+                 gen-program N   print a generated program of about N lines"
+            );
+            Err(2)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => ExitCode::from(code),
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+fn cargo() -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(root());
+    cmd
+}
+
+fn run(step: &str, mut cmd: Command) -> Result<(), u8> {
+    eprintln!("==> {step}");
+    let started = Instant::now();
+    let status = cmd.status().map_err(|e| {
+        eprintln!("xtask: cannot start `{step}`: {e}");
+        1u8
+    })?;
+    eprintln!("    ({step}: {:.1}s)", started.elapsed().as_secs_f64());
+    if status.success() {
+        Ok(())
+    } else {
+        eprintln!("xtask: `{step}` failed ({status})");
+        Err(status.code().and_then(|c| u8::try_from(c).ok()).unwrap_or(1).max(1))
+    }
+}
+
+/// The full test suite.
+fn test(extra: &[String]) -> Result<(), u8> {
+    let mut fmt = cargo();
+    fmt.args(["fmt", "--all", "--", "--check"]);
+    run("cargo fmt --check", fmt)?;
+
+    let mut clippy = cargo();
+    clippy.args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]);
+    run("cargo clippy -D warnings", clippy)?;
+
+    let mut tests = cargo();
+    tests.args(["test", "--workspace"]).args(extra);
+    run("cargo test --workspace", tests)?;
+    Ok(())
+}
+
+/// Build `cfp` in release and time `cfp parse` on a generated 5,000-line program.
+fn bench_parse() -> Result<(), u8> {
+    let mut build = cargo();
+    build.args(["build", "--release", "-p", "cfp-cli"]);
+    run("cargo build --release -p cfp-cli", build)?;
+    let dir = root().join("target").join("bench");
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        eprintln!("xtask: {e}");
+        1u8
+    })?;
+    let file = dir.join("Generated5000.java");
+    let text = genprog::generate(5000);
+    std::fs::write(&file, &text).map_err(|e| {
+        eprintln!("xtask: {e}");
+        1u8
+    })?;
+    let exe = root().join("target").join("release").join("cfp");
+    let mut times = Vec::new();
+    for _ in 0..10 {
+        let t = Instant::now();
+        let status = Command::new(&exe).arg("parse").arg(&file).status().map_err(|e| {
+            eprintln!("xtask: {e}");
+            1u8
+        })?;
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        if !status.success() {
+            eprintln!("xtask: cfp parse failed on the generated program ({status})");
+            return Err(1);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "cfp parse, {} lines: median {:.1} ms, min {:.1} ms, max {:.1} ms (10 runs)",
+        text.lines().count(),
+        times[times.len() / 2],
+        times[0],
+        times[times.len() - 1]
+    );
+    Ok(())
+}

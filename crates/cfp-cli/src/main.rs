@@ -1,1 +1,90 @@
-fn main() {}
+//! `cfp` — the command-line driver of cfplay (DESIGN.md §2, "CLI contract").
+//!
+//! ```text
+//! cfp parse FILE...                         diagnostics only (exit 0, or 3 on errors)
+//! cfp cfa PROGRAM --spec SPEC [--dot]       the instrumented control-flow automata
+//! ```
+//! Exit codes: 0 success / verified, 1 violation, 2 unknown, 3 bad input (diagnostics on
+//! stderr as `file:line:col: message`). Only this crate touches files and processes.
+
+mod commands;
+mod input;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit code for bad input: unreadable files, syntax errors, bad flags.
+pub const EXIT_BAD_INPUT: u8 = 3;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "cfp",
+    version,
+    about = "Verify that a Java program uses an API according to a context-free protocol"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse programs (`.java`) or specs (`.cfg`, `.spec`, `.grammar`) and print diagnostics.
+    Parse {
+        /// Files to parse.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Force the language instead of guessing it from the file extension.
+        #[arg(long, value_enum)]
+        lang: Option<input::Lang>,
+        /// Print diagnostics as JSON on stdout (line, column, end, severity, code, message).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the control-flow automata of PROGRAM, instrumented for SPEC.
+    Cfa {
+        /// The program (Java subset).
+        program: PathBuf,
+        /// The API protocol.
+        #[arg(long)]
+        spec: PathBuf,
+        /// Print Graphviz DOT instead of text.
+        #[arg(long)]
+        dot: bool,
+        /// Entry method (default: `main`).
+        #[arg(long)]
+        entry: Option<String>,
+        /// Show the CFAs before instrumentation (API calls not yet split by wildcard guards).
+        #[arg(long)]
+        no_instrument: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let code = match cli.command {
+        Command::Parse { files, lang, json } => commands::parse::run(&files, lang, json),
+        Command::Cfa {
+            program,
+            spec,
+            dot,
+            entry,
+            no_instrument,
+        } => commands::cfa::run(&commands::cfa::CfaArgs {
+            program,
+            spec,
+            dot,
+            entry,
+            instrument: !no_instrument,
+        }),
+    };
+    ExitCode::from(code)
+}

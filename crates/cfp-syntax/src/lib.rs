@@ -10,6 +10,7 @@
 
 pub mod ast;
 pub mod diagnostic;
+pub mod lexer;
 pub mod span;
 pub mod spec_ast;
 

@@ -1,0 +1,5 @@
+// expect: 6:1
+class Main {
+    void f() {
+        if (true) {
+    }

@@ -1,0 +1,4 @@
+// expect: 3:17
+class Main {
+    int x = 3 + ;
+}

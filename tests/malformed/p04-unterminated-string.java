@@ -1,0 +1,6 @@
+// expect: 4:20
+class Main {
+    void f() {
+        String s = "abc;
+    }
+}

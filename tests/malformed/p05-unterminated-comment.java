@@ -1,0 +1,5 @@
+// expect: 3:5
+class Main {
+    /* never closed
+    void f() { }
+}

@@ -1,0 +1,6 @@
+// expect: 4:22
+class Main {
+    void f() {
+        Runnable r = () -> { };
+    }
+}

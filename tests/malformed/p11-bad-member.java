@@ -1,0 +1,4 @@
+// expect: 3:5
+class Main {
+    42;
+}

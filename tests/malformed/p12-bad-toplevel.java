@@ -1,0 +1,3 @@
+// expect: 2:1
+int x = 3;
+class Main { }

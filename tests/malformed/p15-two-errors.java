@@ -1,0 +1,7 @@
+// expect: 4:17 5:17
+class Main {
+    void f() {
+        int x = ;
+        int y = ;
+    }
+}

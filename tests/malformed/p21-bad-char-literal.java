@@ -1,0 +1,6 @@
+// expect: 4:18
+class Main {
+    void f() {
+        char c = 'ab';
+    }
+}
