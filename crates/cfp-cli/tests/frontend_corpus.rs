@@ -85,7 +85,10 @@ fn frontend_programs_parse_and_lower_to_golden_asts_and_cfas() {
         assert_eq!(code, 0, "{name}: cfp cfa failed:\n{stderr}");
         let (code, dot, stderr) = cfp(&["cfa", &rel(&path), "--spec", &spec_path, "--dot"]);
         assert_eq!(code, 0, "{name}: cfp cfa --dot failed:\n{stderr}");
-        assert!(dot.starts_with("digraph"), "{name}: DOT output starts with `digraph`");
+        assert!(
+            dot.starts_with("digraph"),
+            "{name}: DOT output starts with `digraph`"
+        );
 
         insta::with_settings!({
             snapshot_path => "../../../tests/snapshots/frontend",

@@ -125,7 +125,7 @@ const KEYWORDS: &[(&str, Keyword)] = &[
 
 impl Keyword {
     /// The keyword for `word`, if it is one.
-    pub fn from_str(word: &str) -> Option<Keyword> {
+    pub fn from_word(word: &str) -> Option<Keyword> {
         KEYWORDS.iter().find(|(s, _)| *s == word).map(|(_, k)| *k)
     }
 
@@ -453,7 +453,7 @@ impl<'a> Lexer<'a> {
                 self.pos += d.len_utf8();
             }
             let word = self.text.get(start..self.pos).unwrap_or("");
-            let kind = match Keyword::from_str(word) {
+            let kind = match Keyword::from_word(word) {
                 Some(k) => TokenKind::Keyword(k),
                 None => TokenKind::Ident,
             };
@@ -943,7 +943,14 @@ mod tests {
         assert!(l.diagnostics.is_empty());
         assert_eq!(
             l.tokens.iter().map(|t| t.kind).collect::<Vec<_>>(),
-            vec![Keyword(super::Keyword::Class), Ident, LBrace, Ident, RBrace, Eof]
+            vec![
+                Keyword(super::Keyword::Class),
+                Ident,
+                LBrace,
+                Ident,
+                RBrace,
+                Eof
+            ]
         );
         assert_eq!(l.tokens[1].span, Span::new(26, 27));
     }
@@ -974,14 +981,24 @@ mod tests {
                 "{text}"
             );
         }
-        for bad in ["2147483649", "0x1_0000_0000", "09", "0x", "12abc", "1_", "99999999999999999999L"] {
+        for bad in [
+            "2147483649",
+            "0x1_0000_0000",
+            "09",
+            "0x",
+            "12abc",
+            "1_",
+            "99999999999999999999L",
+        ] {
             assert_eq!(lex(bad).diagnostics.len(), 1, "{bad}");
         }
     }
 
     #[test]
     fn float_literals() {
-        for text in ["1.5", "1.", ".5", "1e10", "2e-3f", "3f", "4D", "0x1.8p3", "1_0.0_1"] {
+        for text in [
+            "1.5", "1.", ".5", "1e10", "2e-3f", "3f", "4D", "0x1.8p3", "1_0.0_1",
+        ] {
             let l = lex(text);
             assert!(l.diagnostics.is_empty(), "{text}: {:?}", l.diagnostics);
             assert_eq!(l.tokens[0].kind, TokenKind::Float, "{text}");
@@ -1038,7 +1055,19 @@ mod tests {
 
     #[test]
     fn never_panics_on_odd_input() {
-        for text in ["'", "\"", "\\", "\"\\u12", "'\\u", "0x.p", "\"\"\"", "é€𝄞", "0b", ".", "'\u{1F600}'"] {
+        for text in [
+            "'",
+            "\"",
+            "\\",
+            "\"\\u12",
+            "'\\u",
+            "0x.p",
+            "\"\"\"",
+            "é€𝄞",
+            "0b",
+            ".",
+            "'\u{1F600}'",
+        ] {
             let l = lex(text);
             assert_eq!(l.tokens.last().map(|t| t.kind), Some(TokenKind::Eof));
         }

@@ -9,13 +9,24 @@
 //! [`Diagnostic`]s, recovering after an error so that one mistake does not hide the next.
 
 pub mod ast;
+pub mod ast_dump;
 pub mod diagnostic;
 pub mod lexer;
+pub mod parser;
 pub mod span;
 pub mod spec_ast;
+pub mod spec_check;
+pub mod spec_lexer;
+pub mod spec_parser;
+pub mod spec_print;
 
+pub use ast_dump::dump_program;
 pub use diagnostic::{has_errors, Diagnostic, DiagnosticData, Severity};
+pub use parser::parse_program;
 pub use span::{LineCol, LineIndex, Span};
+pub use spec_check::{api_signatures, check_spec, ApiSignature, SpecUse};
+pub use spec_parser::parse_spec;
+pub use spec_print::{print_spec, strip_spans};
 
 /// A tree together with the diagnostics found while building it.
 #[derive(Clone, Debug)]

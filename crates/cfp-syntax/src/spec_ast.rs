@@ -54,6 +54,16 @@ pub struct Alternative {
     pub symbols: Vec<Symbol>,
     /// Where the alternative was written (empty span at the bar for a blank one).
     pub span: Span,
+    /// Where each symbol was written, parallel to `symbols` (the parser fills it; a
+    /// hand-built tree may leave it empty — read it through [`Alternative::symbol_span`]).
+    pub symbol_spans: Vec<Span>,
+}
+
+impl Alternative {
+    /// Where symbol `i` was written, or the alternative's span when unknown.
+    pub fn symbol_span(&self, i: usize) -> Span {
+        self.symbol_spans.get(i).copied().unwrap_or(self.span)
+    }
 }
 
 /// A grammar symbol on a right-hand side.

@@ -1,0 +1,578 @@
+//! A compact, deterministic, indented S-expression dump of a program's AST, for golden
+//! snapshot tests and debugging.
+//!
+//! Members and statements are printed one per line with their `@line:col`; expressions
+//! are printed inline:
+//!
+//! ```text
+//! (class @1:1 Main
+//!   (method @2:3 static void main ((param String[] args))
+//!     (block
+//!       (local @3:5 Lock l (new Lock))
+//!       (expr @4:5 (call (name l) lock)))))
+//! ```
+//!
+//! Forms: `(name x)`, `(field E f)`, `(call E|_ m ARGS…)`, `(new T ARGS…)`,
+//! `(new-array T[][] (dims E…) (init E…))`, `(array E…)`, `(index E E)`, `(OP E)` for
+//! prefix operators, `(pre++ E)`/`(post-- E)`, `(OP E E)` for binary operators,
+//! `(= E E)`/`(+= E E)`, `(? E E E)`, `(cast T E)`, `(instanceof E T)`, `*` for
+//! non-determinism, `<error>` for an unparsable expression. A local or field with one
+//! declarator prints `NAME [INIT]`; with several, each declarator is `(NAME [INIT])`; a
+//! declarator whose type differs from the declaration's (`int a[]`) prints `NAME:TYPE`.
+
+use crate::ast::*;
+use crate::span::{LineIndex, Span};
+use std::fmt::Write as _;
+
+/// Dump `unit` (parsed from `text`, used for line:column positions) as indented
+/// S-expressions; the output ends with a newline.
+pub fn dump_program(unit: &CompilationUnit, text: &str) -> String {
+    let mut d = Dumper {
+        text,
+        index: LineIndex::new(text),
+        out: String::new(),
+    };
+    for c in &unit.classes {
+        d.class(c, 0);
+        d.out.push('\n');
+    }
+    d.out
+}
+
+/// Dump one expression inline (no positions are printed for expressions).
+pub fn dump_expr(e: &Expr) -> String {
+    let mut d = Dumper {
+        text: "",
+        index: LineIndex::new(""),
+        out: String::new(),
+    };
+    d.expr(e);
+    d.out
+}
+
+/// A type as written in the dump: `int`, `java.util.List<String>`, `int[][]`, `var`.
+pub fn type_to_string(ty: &TypeRef) -> String {
+    let mut s = String::new();
+    write_type(&mut s, ty);
+    s
+}
+
+fn write_type(s: &mut String, ty: &TypeRef) {
+    match &ty.kind {
+        TypeKind::Void => s.push_str("void"),
+        TypeKind::Int => s.push_str("int"),
+        TypeKind::Long => s.push_str("long"),
+        TypeKind::Boolean => s.push_str("boolean"),
+        TypeKind::Float => s.push_str("float"),
+        TypeKind::Inferred => s.push_str("var"),
+        TypeKind::Named {
+            name,
+            qualifier,
+            args,
+        } => {
+            for q in qualifier {
+                s.push_str(q);
+                s.push('.');
+            }
+            s.push_str(name);
+            if !args.is_empty() {
+                s.push('<');
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(", ");
+                    }
+                    write_type(s, a);
+                }
+                s.push('>');
+            }
+        }
+        TypeKind::Array(inner) => {
+            write_type(s, inner);
+            s.push_str("[]");
+        }
+    }
+}
+
+struct Dumper<'a> {
+    text: &'a str,
+    index: LineIndex,
+    out: String,
+}
+
+impl Dumper<'_> {
+    fn at(&mut self, span: Span) {
+        let lc = self.index.line_col(self.text, span.start as usize);
+        let _ = write!(self.out, " @{}:{}", lc.line, lc.column);
+    }
+
+    fn newline(&mut self, indent: usize) {
+        self.out.push('\n');
+        for _ in 0..indent {
+            self.out.push_str("  ");
+        }
+    }
+
+    fn mods(&mut self, m: &Modifiers) {
+        if m.is_static {
+            self.out.push_str(" static");
+        }
+        if m.is_abstract {
+            self.out.push_str(" abstract");
+        }
+    }
+
+    fn ty(&mut self, ty: &TypeRef) {
+        write_type(&mut self.out, ty);
+    }
+
+    fn class(&mut self, c: &ClassDecl, indent: usize) {
+        self.out.push_str(if c.is_interface {
+            "(interface"
+        } else {
+            "(class"
+        });
+        self.at(c.span);
+        self.mods(&c.modifiers);
+        let _ = write!(self.out, " {}", c.name.name);
+        if let Some(e) = &c.extends {
+            self.out.push_str(" (extends ");
+            self.ty(e);
+            self.out.push(')');
+        }
+        if !c.implements.is_empty() {
+            self.out.push_str(" (implements");
+            for t in &c.implements {
+                self.out.push(' ');
+                self.ty(t);
+            }
+            self.out.push(')');
+        }
+        for m in &c.members {
+            self.newline(indent + 1);
+            self.member(m, indent + 1);
+        }
+        self.out.push(')');
+    }
+
+    fn member(&mut self, m: &Member, indent: usize) {
+        match m {
+            Member::Field(f) => {
+                self.out.push_str("(field");
+                self.at(f.span);
+                self.mods(&f.modifiers);
+                self.out.push(' ');
+                self.ty(&f.ty);
+                self.declarators(&f.ty, &f.declarators);
+                self.out.push(')');
+            }
+            Member::Method(md) => {
+                self.out.push_str("(method");
+                self.at(md.span);
+                self.mods(&md.modifiers);
+                self.out.push(' ');
+                self.ty(&md.ret);
+                let _ = write!(self.out, " {} ", md.name.name);
+                self.params(&md.params);
+                match &md.body {
+                    Some(b) => {
+                        self.newline(indent + 1);
+                        self.block(b, indent + 1);
+                    }
+                    None => self.out.push_str(" no-body"),
+                }
+                self.out.push(')');
+            }
+            Member::Constructor(c) => {
+                self.out.push_str("(constructor");
+                self.at(c.span);
+                self.mods(&c.modifiers);
+                let _ = write!(self.out, " {} ", c.name.name);
+                self.params(&c.params);
+                self.newline(indent + 1);
+                self.block(&c.body, indent + 1);
+                self.out.push(')');
+            }
+            Member::Initializer(i) => {
+                self.out.push_str("(initializer");
+                self.at(i.span);
+                if i.is_static {
+                    self.out.push_str(" static");
+                }
+                self.newline(indent + 1);
+                self.block(&i.body, indent + 1);
+                self.out.push(')');
+            }
+            Member::Class(c) => self.class(c, indent),
+        }
+    }
+
+    fn params(&mut self, params: &[Param]) {
+        self.out.push('(');
+        for (i, p) in params.iter().enumerate() {
+            if i > 0 {
+                self.out.push(' ');
+            }
+            self.out.push_str("(param ");
+            self.ty(&p.ty);
+            let _ = write!(self.out, " {})", p.name.name);
+        }
+        self.out.push(')');
+    }
+
+    fn declarators(&mut self, ty: &TypeRef, ds: &[VarDeclarator]) {
+        let wrap = ds.len() != 1;
+        for d in ds {
+            self.out.push(' ');
+            if wrap {
+                self.out.push('(');
+            }
+            self.out.push_str(&d.name.name);
+            if d.ty.kind != ty.kind {
+                self.out.push(':');
+                self.ty(&d.ty);
+            }
+            if let Some(init) = &d.init {
+                self.out.push(' ');
+                self.expr(init);
+            }
+            if wrap {
+                self.out.push(')');
+            }
+        }
+    }
+
+    fn block(&mut self, b: &Block, indent: usize) {
+        self.out.push_str("(block");
+        for s in &b.stmts {
+            self.newline(indent + 1);
+            self.stmt(s, indent + 1);
+        }
+        self.out.push(')');
+    }
+
+    /// A nested statement on its own line.
+    fn child(&mut self, s: &Stmt, indent: usize) {
+        self.newline(indent + 1);
+        self.stmt(s, indent + 1);
+    }
+
+    fn stmt(&mut self, s: &Stmt, indent: usize) {
+        let head = match &s.kind {
+            StmtKind::Block(_) => "block",
+            StmtKind::LocalVar { .. } => "local",
+            StmtKind::Expr(_) => "expr",
+            StmtKind::If { .. } => "if",
+            StmtKind::While { .. } => "while",
+            StmtKind::DoWhile { .. } => "do-while",
+            StmtKind::For { .. } => "for",
+            StmtKind::ForEach { .. } => "for-each",
+            StmtKind::Break(_) => "break",
+            StmtKind::Continue(_) => "continue",
+            StmtKind::Return(_) => "return",
+            StmtKind::Throw(_) => "throw",
+            StmtKind::Try { .. } => "try",
+            StmtKind::Labeled { .. } => "labeled",
+            StmtKind::Switch { .. } => "switch",
+            StmtKind::Empty => "empty",
+            StmtKind::Error => "error",
+        };
+        let _ = write!(self.out, "({head}");
+        self.at(s.span);
+        match &s.kind {
+            StmtKind::Block(b) => {
+                for st in &b.stmts {
+                    self.child(st, indent);
+                }
+            }
+            StmtKind::LocalVar { ty, declarators } => {
+                self.out.push(' ');
+                self.ty(ty);
+                self.declarators(ty, declarators);
+            }
+            StmtKind::Expr(e) | StmtKind::Throw(e) => {
+                self.out.push(' ');
+                self.expr(e);
+            }
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                self.out.push(' ');
+                self.expr(cond);
+                self.child(then_branch, indent);
+                if let Some(e) = else_branch {
+                    self.newline(indent + 1);
+                    self.out.push_str("(else ");
+                    self.stmt(e, indent + 1);
+                    self.out.push(')');
+                }
+            }
+            StmtKind::While { cond, body } => {
+                self.out.push(' ');
+                self.expr(cond);
+                self.child(body, indent);
+            }
+            StmtKind::DoWhile { body, cond } => {
+                self.out.push(' ');
+                self.expr(cond);
+                self.child(body, indent);
+            }
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
+                self.out.push_str(" (init");
+                for i in init {
+                    self.out.push(' ');
+                    self.stmt(i, indent + 1);
+                }
+                self.out.push_str(") ");
+                match cond {
+                    Some(c) => self.expr(c),
+                    None => self.out.push('_'),
+                }
+                self.out.push_str(" (update");
+                for u in update {
+                    self.out.push(' ');
+                    self.expr(u);
+                }
+                self.out.push(')');
+                self.child(body, indent);
+            }
+            StmtKind::ForEach {
+                ty,
+                name,
+                iterable,
+                body,
+            } => {
+                self.out.push(' ');
+                self.ty(ty);
+                let _ = write!(self.out, " {} ", name.name);
+                self.expr(iterable);
+                self.child(body, indent);
+            }
+            StmtKind::Break(l) | StmtKind::Continue(l) => {
+                if let Some(l) = l {
+                    let _ = write!(self.out, " {}", l.name);
+                }
+            }
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    self.out.push(' ');
+                    self.expr(e);
+                }
+            }
+            StmtKind::Try {
+                body,
+                catches,
+                finally,
+            } => {
+                self.newline(indent + 1);
+                self.block(body, indent + 1);
+                for c in catches {
+                    self.newline(indent + 1);
+                    self.out.push_str("(catch");
+                    self.at(c.span);
+                    self.out.push_str(" (");
+                    for (i, t) in c.types.iter().enumerate() {
+                        if i > 0 {
+                            self.out.push_str(" | ");
+                        }
+                        self.ty(t);
+                    }
+                    let _ = write!(self.out, ") {}", c.name.name);
+                    self.newline(indent + 2);
+                    self.block(&c.body, indent + 2);
+                    self.out.push(')');
+                }
+                if let Some(f) = finally {
+                    self.newline(indent + 1);
+                    self.out.push_str("(finally");
+                    self.newline(indent + 2);
+                    self.block(f, indent + 2);
+                    self.out.push(')');
+                }
+            }
+            StmtKind::Labeled { label, body } => {
+                let _ = write!(self.out, " {}", label.name);
+                self.child(body, indent);
+            }
+            StmtKind::Switch { scrutinee, cases } => {
+                self.out.push(' ');
+                self.expr(scrutinee);
+                for c in cases {
+                    self.newline(indent + 1);
+                    self.out.push_str("(case");
+                    self.at(c.span);
+                    for l in &c.labels {
+                        self.out.push(' ');
+                        self.expr(l);
+                    }
+                    if c.is_default {
+                        self.out.push_str(" default");
+                    }
+                    for st in &c.body {
+                        self.child(st, indent + 1);
+                    }
+                    self.out.push(')');
+                }
+            }
+            StmtKind::Empty | StmtKind::Error => {}
+        }
+        self.out.push(')');
+    }
+
+    fn exprs(&mut self, es: &[Expr]) {
+        for e in es {
+            self.out.push(' ');
+            self.expr(e);
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Int { value, is_long } => {
+                let _ = write!(self.out, "{value}{}", if *is_long { "L" } else { "" });
+            }
+            ExprKind::Float(f) => self.out.push_str(f),
+            ExprKind::Bool(b) => {
+                let _ = write!(self.out, "{b}");
+            }
+            ExprKind::Null => self.out.push_str("null"),
+            ExprKind::String(s) => {
+                let _ = write!(self.out, "{s:?}");
+            }
+            ExprKind::Char(c) => match char::from_u32(*c) {
+                Some(ch) if !ch.is_control() && ch != '\'' && ch != '\\' => {
+                    let _ = write!(self.out, "'{ch}'");
+                }
+                _ => {
+                    let _ = write!(self.out, "'\\u{{{c:x}}}'");
+                }
+            },
+            ExprKind::Nondet => self.out.push('*'),
+            ExprKind::Name(n) => {
+                let _ = write!(self.out, "(name {})", n.name);
+            }
+            ExprKind::This => self.out.push_str("this"),
+            ExprKind::Super => self.out.push_str("super"),
+            ExprKind::Field { target, name } => {
+                self.out.push_str("(field ");
+                self.expr(target);
+                let _ = write!(self.out, " {})", name.name);
+            }
+            ExprKind::Call { target, name, args } => {
+                self.out.push_str("(call ");
+                match target {
+                    Some(t) => self.expr(t),
+                    None => self.out.push('_'),
+                }
+                let _ = write!(self.out, " {}", name.name);
+                self.exprs(args);
+                self.out.push(')');
+            }
+            ExprKind::New { class, args } => {
+                self.out.push_str("(new ");
+                self.ty(class);
+                self.exprs(args);
+                self.out.push(')');
+            }
+            ExprKind::NewArray {
+                elem,
+                dims,
+                rank,
+                init,
+            } => {
+                self.out.push_str("(new-array ");
+                self.ty(elem);
+                for _ in 0..*rank {
+                    self.out.push_str("[]");
+                }
+                if !dims.is_empty() {
+                    self.out.push_str(" (dims");
+                    self.exprs(dims);
+                    self.out.push(')');
+                }
+                if let Some(init) = init {
+                    self.out.push_str(" (init");
+                    self.exprs(init);
+                    self.out.push(')');
+                }
+                self.out.push(')');
+            }
+            ExprKind::ArrayLiteral(items) => {
+                self.out.push_str("(array");
+                self.exprs(items);
+                self.out.push(')');
+            }
+            ExprKind::Index { array, index } => {
+                self.out.push_str("(index ");
+                self.expr(array);
+                self.out.push(' ');
+                self.expr(index);
+                self.out.push(')');
+            }
+            ExprKind::Unary { op, operand } => {
+                let _ = write!(self.out, "({} ", op.as_str());
+                self.expr(operand);
+                self.out.push(')');
+            }
+            ExprKind::IncDec { op, target } => {
+                let head = match op {
+                    IncDecOp::PreInc => "pre++",
+                    IncDecOp::PreDec => "pre--",
+                    IncDecOp::PostInc => "post++",
+                    IncDecOp::PostDec => "post--",
+                };
+                let _ = write!(self.out, "({head} ");
+                self.expr(target);
+                self.out.push(')');
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let _ = write!(self.out, "({} ", op.as_str());
+                self.expr(lhs);
+                self.out.push(' ');
+                self.expr(rhs);
+                self.out.push(')');
+            }
+            ExprKind::Assign { op, target, value } => {
+                let _ = write!(self.out, "({}= ", op.map_or("", |o| o.as_str()));
+                self.expr(target);
+                self.out.push(' ');
+                self.expr(value);
+                self.out.push(')');
+            }
+            ExprKind::Conditional {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                self.out.push_str("(? ");
+                self.expr(cond);
+                self.out.push(' ');
+                self.expr(then_expr);
+                self.out.push(' ');
+                self.expr(else_expr);
+                self.out.push(')');
+            }
+            ExprKind::Cast { ty, operand } => {
+                self.out.push_str("(cast ");
+                self.ty(ty);
+                self.out.push(' ');
+                self.expr(operand);
+                self.out.push(')');
+            }
+            ExprKind::InstanceOf { operand, ty } => {
+                self.out.push_str("(instanceof ");
+                self.expr(operand);
+                self.out.push(' ');
+                self.ty(ty);
+                self.out.push(')');
+            }
+            ExprKind::Error => self.out.push_str("<error>"),
+        }
+    }
+}

@@ -1,0 +1,501 @@
+//! Compilation unit, type declarations and class members.
+
+use super::types::{array_of, error_type};
+use super::Parser;
+use crate::ast::{
+    ClassDecl, CompilationUnit, ConstructorDecl, FieldDecl, Ident, InitializerDecl, Member,
+    MethodDecl, Modifiers, Param, TypeKind, TypeRef,
+};
+use crate::lexer::{Keyword, TokenKind};
+use crate::span::Span;
+
+impl<'a> Parser<'a> {
+    /// The whole file.
+    pub(super) fn compilation_unit(&mut self) -> CompilationUnit {
+        let mut classes = Vec::new();
+        // `package a.b;` and `import [static] a.b.*;` are accepted and dropped.
+        if self.at_kw(Keyword::Package) {
+            self.bump();
+            self.qualified_name(false);
+            self.expect_semi();
+        }
+        loop {
+            if self.at_eof() {
+                break;
+            }
+            if self.at_kw(Keyword::Import) {
+                self.bump();
+                self.eat_kw(Keyword::Static);
+                self.qualified_name(true);
+                self.expect_semi();
+                continue;
+            }
+            if self.eat(TokenKind::Semi) {
+                continue;
+            }
+            let before = self.pos;
+            let depth = self.brace_depth;
+            if let Some(c) = self.type_decl() {
+                classes.push(c);
+            }
+            self.bail_recover(depth);
+            if self.pos == before {
+                // Nothing could be parsed here: report, then skip to a plausible start.
+                let t = self.peek();
+                let msg = format!(
+                    "expected `class` or `interface`, found {}",
+                    self.describe(t)
+                );
+                self.error("expected-item", t.span, msg);
+                self.bump();
+                while !self.at_eof()
+                    && !super::is_member_start(self.kind())
+                    && !self.at_kw(Keyword::Import)
+                {
+                    if self.at(TokenKind::LBrace) {
+                        self.skip_balanced();
+                    } else {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        CompilationUnit {
+            classes,
+            span: Span::new(0, self.text.len()),
+        }
+    }
+
+    /// `a.b.c` (with a trailing `.*` when `star_ok`).
+    fn qualified_name(&mut self, star_ok: bool) {
+        self.expect_ident();
+        while self.eat(TokenKind::Dot) {
+            if star_ok && self.eat(TokenKind::Star) {
+                break;
+            }
+            self.expect_ident();
+        }
+    }
+
+    /// Modifiers and annotations; `static`/`abstract` are recorded.
+    fn modifiers(&mut self) -> Modifiers {
+        let mut m = Modifiers::default();
+        loop {
+            match self.kind() {
+                TokenKind::Keyword(Keyword::Static) => m.is_static = true,
+                TokenKind::Keyword(Keyword::Abstract) => m.is_abstract = true,
+                TokenKind::Keyword(
+                    Keyword::Public
+                    | Keyword::Private
+                    | Keyword::Protected
+                    | Keyword::Final
+                    | Keyword::Native
+                    | Keyword::Synchronized
+                    | Keyword::Transient
+                    | Keyword::Volatile
+                    | Keyword::Strictfp,
+                ) => {}
+                // `default` methods of interfaces.
+                TokenKind::Keyword(Keyword::Default) if self.nth_kind(1) != TokenKind::Colon => {}
+                TokenKind::At if self.nth_kind(1) == TokenKind::Ident => {
+                    self.skip_annotations();
+                    continue;
+                }
+                TokenKind::Ident
+                    if matches!(self.tok_text(self.peek()), "sealed")
+                        && matches!(
+                            self.nth_kind(1),
+                            TokenKind::Keyword(
+                                Keyword::Class
+                                    | Keyword::Interface
+                                    | Keyword::Abstract
+                                    | Keyword::Public
+                                    | Keyword::Static
+                            )
+                        ) => {}
+                TokenKind::Ident
+                    if self.tok_text(self.peek()) == "non"
+                        && self.nth_kind(1) == TokenKind::Minus
+                        && self.tok_text(self.tok(self.pos + 2)) == "sealed" =>
+                {
+                    self.bump();
+                    self.bump();
+                }
+                _ => return m,
+            }
+            self.bump();
+        }
+    }
+
+    /// A class, interface, or (unsupported, skipped) enum/record/annotation type.
+    fn type_decl(&mut self) -> Option<ClassDecl> {
+        let start = self.peek().span;
+        let before = self.pos;
+        let mods = self.modifiers();
+        let report = self.pos != before;
+        self.type_decl_after_modifiers(start, mods, report)
+    }
+
+    /// The declaration after its modifiers; `report` when a missing `class` must be
+    /// reported here (otherwise the caller does).
+    fn type_decl_after_modifiers(
+        &mut self,
+        start: Span,
+        mods: Modifiers,
+        report: bool,
+    ) -> Option<ClassDecl> {
+        let t = self.peek();
+        match t.kind {
+            TokenKind::Keyword(Keyword::Class) => Some(self.class_decl(start, mods, false)),
+            TokenKind::Keyword(Keyword::Interface) => Some(self.class_decl(start, mods, true)),
+            TokenKind::Keyword(Keyword::Enum) => {
+                self.skip_unsupported_type(t.span, "enums are not supported");
+                None
+            }
+            TokenKind::Ident
+                if self.tok_text(t) == "record" && self.nth_kind(1) == TokenKind::Ident =>
+            {
+                self.skip_unsupported_type(t.span, "records are not supported");
+                None
+            }
+            TokenKind::At if self.nth_kind(1) == TokenKind::Keyword(Keyword::Interface) => {
+                self.bump();
+                self.skip_unsupported_type(
+                    t.span,
+                    "annotation type declarations are not supported",
+                );
+                None
+            }
+            _ => {
+                if report {
+                    let msg = format!(
+                        "expected `class` or `interface`, found {}",
+                        self.describe(t)
+                    );
+                    self.error("expected-item", t.span, msg);
+                }
+                None
+            }
+        }
+    }
+
+    /// Report an unsupported type declaration at `at` and skip it (through its body).
+    fn skip_unsupported_type(&mut self, at: Span, msg: &str) {
+        self.error_always("unsupported", at, msg);
+        self.bump();
+        while !matches!(
+            self.kind(),
+            TokenKind::LBrace | TokenKind::Semi | TokenKind::RBrace | TokenKind::Eof
+        ) {
+            if self.at(TokenKind::LParen) {
+                self.skip_balanced();
+            } else {
+                self.bump();
+            }
+        }
+        if self.at(TokenKind::LBrace) {
+            self.skip_balanced();
+        } else {
+            self.eat(TokenKind::Semi);
+        }
+    }
+
+    /// `class C<T> extends B implements I { … }` / `interface I extends J, K { … }`.
+    fn class_decl(&mut self, start: Span, modifiers: Modifiers, is_interface: bool) -> ClassDecl {
+        self.bump(); // `class` / `interface`
+        let name = self.expect_ident();
+        if self.at(TokenKind::Lt) {
+            self.skip_type_params();
+        }
+        let mut extends = None;
+        let mut implements = Vec::new();
+        if self.eat_kw(Keyword::Extends) {
+            extends = Some(self.parse_type());
+            if is_interface {
+                while self.eat(TokenKind::Comma) {
+                    implements.push(self.parse_type());
+                }
+            }
+        }
+        if self.eat_kw(Keyword::Implements) {
+            if is_interface {
+                let t = self.prev_span();
+                self.error_always(
+                    "expected-token",
+                    t,
+                    "an interface cannot `implement`; use `extends`",
+                );
+            }
+            loop {
+                implements.push(self.parse_type());
+                if !self.eat(TokenKind::Comma) {
+                    break;
+                }
+            }
+        }
+        if self.at_contextual("permits") {
+            self.bump();
+            loop {
+                self.parse_type();
+                if !self.eat(TokenKind::Comma) {
+                    break;
+                }
+            }
+        }
+        let members = self.class_body(&name.name, is_interface);
+        ClassDecl {
+            modifiers,
+            is_interface,
+            name,
+            extends,
+            implements,
+            members,
+            span: self.span_from(start),
+        }
+    }
+
+    /// `{ members }`.
+    fn class_body(&mut self, class_name: &str, is_interface: bool) -> Vec<Member> {
+        let mut members = Vec::new();
+        if !self.expect(TokenKind::LBrace) {
+            // Skip to the body if it comes later on (e.g. after a malformed header).
+            while !matches!(
+                self.kind(),
+                TokenKind::LBrace | TokenKind::Eof | TokenKind::RBrace
+            ) {
+                self.bump();
+            }
+            if !self.eat(TokenKind::LBrace) {
+                return members;
+            }
+        }
+        loop {
+            if self.eat(TokenKind::RBrace) {
+                break;
+            }
+            if self.at_eof() {
+                self.error_expected("`}`");
+                break;
+            }
+            let before = self.pos;
+            let depth = self.brace_depth;
+            if let Some(m) = self.member(class_name, is_interface) {
+                members.push(m);
+            }
+            self.bail_recover(depth);
+            if self.pos == before {
+                self.sync_member();
+                if self.pos == before && !self.at(TokenKind::RBrace) {
+                    self.bump();
+                }
+            }
+        }
+        members
+    }
+
+    /// One member; `None` after an error or for skipped constructs.
+    fn member(&mut self, class_name: &str, is_interface: bool) -> Option<Member> {
+        let start = self.peek().span;
+        if self.eat(TokenKind::Semi) {
+            return None;
+        }
+        if self.at(TokenKind::LBrace) {
+            let body = self.block();
+            return Some(Member::Initializer(InitializerDecl {
+                is_static: false,
+                body,
+                span: self.span_from(start),
+            }));
+        }
+        if self.at_kw(Keyword::Static) && self.nth_kind(1) == TokenKind::LBrace {
+            self.bump();
+            let body = self.block();
+            return Some(Member::Initializer(InitializerDecl {
+                is_static: true,
+                body,
+                span: self.span_from(start),
+            }));
+        }
+        let mut modifiers = self.modifiers();
+        match self.kind() {
+            TokenKind::Keyword(Keyword::Class | Keyword::Interface | Keyword::Enum)
+            | TokenKind::At => {
+                return self
+                    .type_decl_after_modifiers(start, modifiers, true)
+                    .map(Member::Class);
+            }
+            TokenKind::Ident
+                if self.at_contextual("record") && self.nth_kind(1) == TokenKind::Ident =>
+            {
+                return self
+                    .type_decl_after_modifiers(start, modifiers, true)
+                    .map(Member::Class);
+            }
+            _ => {}
+        }
+        if self.at(TokenKind::Lt) {
+            self.skip_type_params();
+        }
+        // Constructor: `Name(`.
+        if self.at(TokenKind::Ident) && self.nth_kind(1) == TokenKind::LParen {
+            let name = self.expect_ident();
+            if name.name != class_name || is_interface {
+                self.error_always(
+                    "missing-return-type",
+                    name.span,
+                    format!(
+                        "method `{}` needs a return type (constructors must be named `{class_name}`)",
+                        name.name
+                    ),
+                );
+            }
+            let params = self.params();
+            self.throws_clause();
+            let body = self.block();
+            return Some(Member::Constructor(ConstructorDecl {
+                modifiers,
+                name,
+                params,
+                body,
+                span: self.span_from(start),
+            }));
+        }
+        let ret = if self.at_kw(Keyword::Void) {
+            let t = self.bump();
+            TypeRef {
+                kind: TypeKind::Void,
+                span: t.span,
+            }
+        } else if self.at_type_start() {
+            self.parse_type()
+        } else {
+            let t = self.peek();
+            let msg = format!(
+                "expected a field, method or constructor, found {}",
+                self.describe(t)
+            );
+            self.error("expected-item", t.span, msg);
+            return None;
+        };
+        let name = self.expect_ident();
+        if name.name == super::ERROR_NAME {
+            self.sync_member();
+            return None;
+        }
+        if self.at(TokenKind::LParen) {
+            let params = self.params();
+            let mut ret = ret;
+            while self.at(TokenKind::LBracket) && self.nth_kind(1) == TokenKind::RBracket {
+                self.bump();
+                let close = self.bump();
+                ret = array_of(ret, close.span);
+            }
+            self.throws_clause();
+            let body = if self.at(TokenKind::LBrace) {
+                Some(self.block())
+            } else {
+                if !self.eat(TokenKind::Semi) {
+                    self.error_expected("`{` or `;`");
+                    self.sync_member();
+                }
+                if is_interface {
+                    modifiers.is_abstract = true;
+                }
+                None
+            };
+            return Some(Member::Method(MethodDecl {
+                modifiers,
+                ret,
+                name,
+                params,
+                body,
+                span: self.span_from(start),
+            }));
+        }
+        if matches!(ret.kind, TypeKind::Void) {
+            self.error_always(
+                "expected-token",
+                ret.span,
+                "a field cannot have type `void`",
+            );
+        }
+        if is_interface {
+            modifiers.is_static = true; // interface fields are implicitly static
+        }
+        let declarators = self.declarators(&ret, Some(name));
+        self.expect_semi();
+        Some(Member::Field(FieldDecl {
+            modifiers,
+            ty: ret,
+            declarators,
+            span: self.span_from(start),
+        }))
+    }
+
+    /// `throws A, B` (dropped).
+    fn throws_clause(&mut self) {
+        if self.eat_kw(Keyword::Throws) {
+            loop {
+                self.parse_type();
+                if !self.eat(TokenKind::Comma) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// `(T a, final U... b)`.
+    fn params(&mut self) -> Vec<Param> {
+        let mut params = Vec::new();
+        if !self.expect(TokenKind::LParen) {
+            return params;
+        }
+        if self.eat(TokenKind::RParen) {
+            return params;
+        }
+        loop {
+            let start = self.peek().span;
+            self.skip_modifiers_local();
+            let mut ty = if self.at_type_start() {
+                self.parse_type()
+            } else {
+                let t = self.peek();
+                let msg = format!("expected a parameter type, found {}", self.describe(t));
+                self.error("expected-type", t.span, msg);
+                error_type(t.span.end_point())
+            };
+            if self.at(TokenKind::Ellipsis) {
+                let t = self.bump();
+                ty = array_of(ty, t.span);
+            }
+            let name = if self.at(TokenKind::Ident) {
+                self.expect_ident()
+            } else if self.at_kw(Keyword::This) {
+                // Receiver parameter `C this`: accepted, named `this`.
+                let t = self.bump();
+                Ident {
+                    name: "this".to_string(),
+                    span: t.span,
+                }
+            } else {
+                self.expect_ident()
+            };
+            let ty = self.name_dims(ty);
+            params.push(Param {
+                ty,
+                name,
+                span: self.span_from(start),
+            });
+            if self.eat(TokenKind::Comma) {
+                continue;
+            }
+            if self.eat(TokenKind::RParen) {
+                break;
+            }
+            self.error_expected("`,` or `)`");
+            self.skip_to_close(TokenKind::LParen, TokenKind::RParen);
+            break;
+        }
+        params
+    }
+}
