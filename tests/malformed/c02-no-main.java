@@ -1,4 +1,4 @@
-// expect: 3:1
+// expect: 3:7
 // spec: lock.cfg
 class Main {
     static void helper() { }

@@ -64,7 +64,11 @@ fn run(step: &str, mut cmd: Command) -> Result<(), u8> {
         Ok(())
     } else {
         eprintln!("xtask: `{step}` failed ({status})");
-        Err(status.code().and_then(|c| u8::try_from(c).ok()).unwrap_or(1).max(1))
+        Err(status
+            .code()
+            .and_then(|c| u8::try_from(c).ok())
+            .unwrap_or(1)
+            .max(1))
     }
 }
 
@@ -75,7 +79,14 @@ fn test(extra: &[String]) -> Result<(), u8> {
     run("cargo fmt --check", fmt)?;
 
     let mut clippy = cargo();
-    clippy.args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]);
+    clippy.args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]);
     run("cargo clippy -D warnings", clippy)?;
 
     let mut tests = cargo();
@@ -104,10 +115,14 @@ fn bench_parse() -> Result<(), u8> {
     let mut times = Vec::new();
     for _ in 0..10 {
         let t = Instant::now();
-        let status = Command::new(&exe).arg("parse").arg(&file).status().map_err(|e| {
-            eprintln!("xtask: {e}");
-            1u8
-        })?;
+        let status = Command::new(&exe)
+            .arg("parse")
+            .arg(&file)
+            .status()
+            .map_err(|e| {
+                eprintln!("xtask: {e}");
+                1u8
+            })?;
         times.push(t.elapsed().as_secs_f64() * 1000.0);
         if !status.success() {
             eprintln!("xtask: cfp parse failed on the generated program ({status})");

@@ -61,16 +61,35 @@ enum Command {
     },
 }
 
+/// Stack for the worker thread: trees may be up to `cfp_syntax::parser::MAX_TREE_DEPTH`
+/// levels deep and every stage walks them recursively.
+const STACK_BYTES: usize = 256 * 1024 * 1024;
+
 fn main() -> ExitCode {
+    let worker = std::thread::Builder::new()
+        .name("cfp".into())
+        .stack_size(STACK_BYTES)
+        .spawn(run);
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => ExitCode::from(code),
+        Ok(Err(_)) => ExitCode::from(101),
+        Err(e) => {
+            eprintln!("cfp: cannot start the worker thread: {e}");
+            ExitCode::from(101)
+        }
+    }
+}
+
+fn run() -> u8 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
             let _ = e.print();
-            return ExitCode::from(code);
+            return code;
         }
     };
-    let code = match cli.command {
+    match cli.command {
         Command::Parse { files, lang, json } => commands::parse::run(&files, lang, json),
         Command::Cfa {
             program,
@@ -85,6 +104,5 @@ fn main() -> ExitCode {
             entry,
             instrument: !no_instrument,
         }),
-    };
-    ExitCode::from(code)
+    }
 }

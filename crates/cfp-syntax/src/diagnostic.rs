@@ -105,28 +105,48 @@ impl Diagnostic {
             d.line, d.column, d.severity, d.message
         );
         if let Some(line_text) = index.line_text(text, d.line) {
-            let line_text = line_text.replace('\t', " ");
+            let chars: Vec<char> = line_text
+                .chars()
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .collect();
+            let col0 = (d.column as usize).saturating_sub(1).min(chars.len());
+            let width = if d.end_line == d.line {
+                (d.end_column.saturating_sub(d.column)).max(1) as usize
+            } else {
+                (chars.len() + 1).saturating_sub(col0).max(1)
+            };
+            // Long lines are shown as a window around the span, marked with `…`.
+            let start = col0.saturating_sub(SNIPPET_CONTEXT);
+            let end = (col0 + width.min(SNIPPET_CONTEXT) + SNIPPET_CONTEXT).min(chars.len());
+            let mut shown: String = chars[start..end].iter().collect();
+            let mut caret_col = col0 - start;
+            if start > 0 {
+                shown.insert(0, '…');
+                caret_col += 1;
+            }
+            if end < chars.len() {
+                shown.push('…');
+            }
+            let width = width
+                .min(shown.chars().count().saturating_sub(caret_col))
+                .max(1);
             let gutter = d.line.to_string();
             let pad = " ".repeat(gutter.len());
             let _ = writeln!(out, "{pad} |");
-            let _ = writeln!(out, "{gutter} | {line_text}");
-            let width = if d.end_line == d.line {
-                (d.end_column.saturating_sub(d.column)).max(1)
-            } else {
-                (line_text.chars().count() as u32 + 1)
-                    .saturating_sub(d.column)
-                    .max(1)
-            };
+            let _ = writeln!(out, "{gutter} | {shown}");
             let _ = writeln!(
                 out,
                 "{pad} | {}{}",
-                " ".repeat(d.column as usize - 1),
-                "^".repeat(width as usize)
+                " ".repeat(caret_col),
+                "^".repeat(width)
             );
         }
         out
     }
 }
+
+/// Characters of context shown on each side of a span in a snippet of a long line.
+const SNIPPET_CONTEXT: usize = 60;
 
 /// True when any diagnostic in `diags` is an error.
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
@@ -157,5 +177,20 @@ mod tests {
             (data.line, data.column, data.end_line, data.end_column),
             (2, 11, 2, 12)
         );
+    }
+
+    #[test]
+    fn render_windows_long_lines() {
+        let text = format!("{}BAD{}", "x".repeat(500), "y".repeat(500));
+        let idx = LineIndex::new(&text);
+        let d = Diagnostic::error("bad", Span::new(500, 503), "bad");
+        let out = d.render("f", &text, &idx);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "f:1:501: error: bad");
+        assert!(lines[2].chars().count() < 140, "{}", lines[2]);
+        let caret = lines[3].chars().position(|c| c == '^').unwrap();
+        let marked: String = lines[2].chars().skip(caret).take(3).collect();
+        assert_eq!(marked, "BAD");
+        assert_eq!(lines[3].matches('^').count(), 3);
     }
 }

@@ -187,21 +187,28 @@ impl<'a> Parser<'a> {
     /// Precedence climbing over binary operators of precedence ≥ `min_prec`.
     fn binary(&mut self, min_prec: u8) -> Expr {
         let mut lhs = self.unary();
+        let mut levels = 0;
         loop {
             if self.at_kw(Keyword::Instanceof) && INSTANCEOF_PREC >= min_prec {
+                if !self.enter_chain() {
+                    break;
+                }
+                levels += 1;
                 lhs = self.finish_instanceof(lhs);
                 continue;
             }
             let Some((op, prec)) = binary_op(self.kind()) else {
                 break;
             };
-            if prec < min_prec {
+            if prec < min_prec || !self.enter_chain() {
                 break;
             }
+            levels += 1;
             self.bump();
             let rhs = self.binary(prec + 1);
             lhs = binary(op, lhs, rhs);
         }
+        self.leave_chain(levels);
         lhs
     }
 
@@ -584,15 +591,29 @@ impl<'a> Parser<'a> {
 
     /// Postfix operators: `.f`, `.m(…)`, `[i]`, `++`, `--` (and unsupported `::`).
     fn postfix(&mut self, mut e: Expr) -> Expr {
+        let mut levels = 0;
         loop {
+            if !matches!(
+                self.kind(),
+                TokenKind::Dot
+                    | TokenKind::LBracket
+                    | TokenKind::PlusPlus
+                    | TokenKind::MinusMinus
+                    | TokenKind::ColonColon
+            ) || !self.enter_chain()
+            {
+                break;
+            }
+            levels += 1;
             e = match self.kind() {
                 TokenKind::Dot => self.member_access(e),
                 TokenKind::LBracket => self.index(e),
                 TokenKind::PlusPlus | TokenKind::MinusMinus => self.post_inc_dec(e),
-                TokenKind::ColonColon => self.method_ref(e),
-                _ => return e,
+                _ => self.method_ref(e),
             }
         }
+        self.leave_chain(levels);
+        e
     }
 
     /// `e.f`, `e.m(args)`, `e.<T>m(args)` at the current `.`.

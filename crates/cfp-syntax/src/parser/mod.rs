@@ -27,6 +27,12 @@ use crate::Parsed;
 /// on the nested part with a `nesting-too-deep` error.
 pub const MAX_DEPTH: u32 = 256;
 
+/// Maximum depth of the tree built for one member: recursive nesting plus the levels
+/// that left-nested chains add (`a + b + c …`, `x.f().g() …`, `a[i][j] …`). Every
+/// consumer of the tree (lowering, dumps, `Drop`) recurses over it, so its depth must be
+/// bounded whatever the input.
+pub const MAX_TREE_DEPTH: u32 = 1500;
+
 /// How far the speculative lookahead (types in casts and declarations) may scan.
 const MAX_SCAN: usize = 512;
 
@@ -47,6 +53,7 @@ pub fn parse_program(text: &str) -> Parsed<CompilationUnit> {
         diags: lexed.diagnostics,
         last_error_tok: usize::MAX,
         depth: 0,
+        tree_depth: 0,
         bailing: false,
         brace_depth: 0,
         in_case_label: false,
@@ -72,6 +79,8 @@ pub(crate) struct Parser<'a> {
     /// Token index of the last reported parse error (cascade suppression).
     last_error_tok: usize,
     depth: u32,
+    /// Depth of the tree under construction (see [`MAX_TREE_DEPTH`]).
+    tree_depth: u32,
     /// Set when nesting got too deep: the parser then sees a virtual end of input (and
     /// reports nothing) until the enclosing member is skipped by [`Parser::bail_recover`].
     bailing: bool,
@@ -397,7 +406,7 @@ impl<'a> Parser<'a> {
         if self.bailing {
             return false;
         }
-        if self.depth >= MAX_DEPTH {
+        if self.depth >= MAX_DEPTH || self.tree_depth >= MAX_TREE_DEPTH {
             let t = self.peek();
             self.last_error_tok = self.pos;
             self.diags.push(Diagnostic::error(
@@ -409,7 +418,35 @@ impl<'a> Parser<'a> {
             return false;
         }
         self.depth += 1;
+        self.tree_depth += 1;
         true
+    }
+
+    /// Account for one more level of a left-nested chain (no recursion); false when the
+    /// tree would get too deep: then the error is reported and the parser bails out.
+    /// Callers give the levels back with [`Parser::leave_chain`].
+    pub(crate) fn enter_chain(&mut self) -> bool {
+        if self.bailing {
+            return false;
+        }
+        if self.tree_depth >= MAX_TREE_DEPTH {
+            let t = self.peek();
+            self.last_error_tok = self.pos;
+            self.diags.push(Diagnostic::error(
+                "nesting-too-deep",
+                t.span,
+                format!("expression is too deeply nested (more than {MAX_TREE_DEPTH} levels)"),
+            ));
+            self.bailing = true;
+            return false;
+        }
+        self.tree_depth += 1;
+        true
+    }
+
+    /// Give back `levels` chain levels taken with [`Parser::enter_chain`].
+    pub(crate) fn leave_chain(&mut self, levels: u32) {
+        self.tree_depth = self.tree_depth.saturating_sub(levels);
     }
 
     /// After a bail-out (too deep nesting), skip the rest of the member that started at
@@ -421,6 +458,7 @@ impl<'a> Parser<'a> {
         }
         self.bailing = false;
         self.depth = 0;
+        self.tree_depth = 0;
         loop {
             if self.at_eof() {
                 return;
@@ -443,6 +481,7 @@ impl<'a> Parser<'a> {
 
     fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
+        self.tree_depth = self.tree_depth.saturating_sub(1);
     }
 
     /// Skip one token, or a whole balanced `(…)`, `[…]` or `{…}` group when at an opener.

@@ -360,6 +360,11 @@ fn deep_nesting_is_cut_off() {
         ("l: ", "", true),
         ("try {", "} finally {}", true),
         ("switch (x) { case 1: ", "}", true),
+        // Left-nested chains: no recursion in the parser, but a deep tree for every
+        // consumer (and for `Drop`), so they count against MAX_TREE_DEPTH.
+        ("1 + ", "", false),
+        ("y * ", "", false),
+        ("", "[0]", false),
     ];
     for &(open, close, is_stmt) in cases {
         let n = 20_000;

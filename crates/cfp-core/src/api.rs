@@ -1,0 +1,89 @@
+//! API-call detection (DESIGN.md §2, paper §3.2): which program calls are calls of the
+//! spec's API, and which terminals `T_m` each one may emit.
+//!
+//! A call `x.m(a1..an)` is an API call when the static type of `x` — or one of its
+//! supertypes, for an in-file class — is the declared type of the receiver wildcard of a
+//! terminal `$k.m(…)` with `n` arguments. When `x`'s static type is unknown, name and
+//! arity alone decide (and the lowering warns). A terminal whose receiver wildcard has no
+//! declared type (a spec without `wildcard` lines) matches any receiver by name and arity.
+
+use crate::ir::TerminalId;
+use cfp_syntax::spec_ast::{Spec, Symbol, Terminal};
+use std::collections::BTreeMap;
+
+/// The spec's terminals and wildcard types, indexed for API-call detection.
+#[derive(Clone, Debug, Default)]
+pub struct ApiTable {
+    /// Terminals in order of first appearance in the spec (the `TerminalId` table).
+    pub terminals: Vec<Terminal>,
+    /// Declared wildcard types: `k` → simple class name.
+    pub wildcard_types: BTreeMap<u32, String>,
+    /// Every wildcard declared or used, ascending.
+    pub wildcards: Vec<u32>,
+}
+
+impl ApiTable {
+    /// Collect the terminals and wildcards of `spec`.
+    pub fn from_spec(spec: &Spec) -> ApiTable {
+        let mut t = ApiTable::default();
+        for w in &spec.wildcards {
+            t.wildcard_types
+                .entry(w.index)
+                .or_insert_with(|| w.ty.name.clone());
+            if !t.wildcards.contains(&w.index) {
+                t.wildcards.push(w.index);
+            }
+        }
+        for r in &spec.rules {
+            for alt in &r.alternatives {
+                for s in &alt.symbols {
+                    if let Symbol::Terminal(term) = s {
+                        if !t.terminals.contains(term) {
+                            t.terminals.push(term.clone());
+                        }
+                        for k in term.wildcards() {
+                            if !t.wildcards.contains(&k) {
+                                t.wildcards.push(k);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        t.wildcards.sort_unstable();
+        t
+    }
+
+    /// The declared type of the receiver wildcard of terminal `t`.
+    pub fn receiver_type(&self, t: &Terminal) -> Option<&str> {
+        self.wildcard_types.get(&t.receiver).map(String::as_str)
+    }
+
+    /// Terminals `$k.method(…)` with `arity` arguments whose receiver type is one of
+    /// `types` (or undeclared).
+    pub fn matching(&self, types: &[String], method: &str, arity: usize) -> Vec<TerminalId> {
+        self.select(method, arity, |t| match self.receiver_type(t) {
+            Some(ty) => types.iter().any(|x| x == ty),
+            None => true,
+        })
+    }
+
+    /// Terminals matching by method name and arity only.
+    pub fn matching_untyped(&self, method: &str, arity: usize) -> Vec<TerminalId> {
+        self.select(method, arity, |_| true)
+    }
+
+    fn select(
+        &self,
+        method: &str,
+        arity: usize,
+        ok: impl Fn(&Terminal) -> bool,
+    ) -> Vec<TerminalId> {
+        self.terminals
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.method == method && t.args.len() == arity && ok(t))
+            .map(|(i, _)| TerminalId(i as u32))
+            .collect()
+    }
+}

@@ -1,0 +1,808 @@
+//! The class table: classes of the file (nested ones flattened, treated as top level),
+//! superclass chains inside the file (an external superclass is opaque), instance fields
+//! and static fields (inherited ones included), methods and constructors with overloads,
+//! and the static [`Type`]s the lowering computes for every expression.
+//!
+//! This is the typing oracle `Γ` of the paper (§3.2, §4): API-call detection compares
+//! the static type of a receiver with the types of the spec's wildcards.
+//!
+//! Conventions:
+//! * A class with no constructor gets a default one (`C.<init>(this)`).
+//! * Overloads are told apart by arity, then by the static types of the arguments (the
+//!   first declaration whose parameter types accept the arguments wins; Java's "most
+//!   specific" rule is not implemented).
+//! * Every class implicitly extends the external `Object`: calling `equals`, `hashCode`,
+//!   `toString`, … on an in-file class without an in-file definition is an external call.
+//! * Unknown names are error diagnostics with spans, never panics.
+
+use crate::ir::{
+    ClassDef, ClassId, FieldDef, FieldId, GlobalDef, GlobalId, GlobalKind, MethodId, Sort,
+};
+use cfp_syntax::ast::{
+    ClassDecl, CompilationUnit, ConstructorDecl, Member, MethodDecl, TypeKind, TypeRef,
+};
+use cfp_syntax::{Diagnostic, Span};
+
+/// Static types of expressions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    /// `int`, `long`, `short`, `byte`, `char`
+    Int,
+    /// `boolean`
+    Bool,
+    /// `float`, `double` (opaque numbers; `Int` sort)
+    Float,
+    /// `void`
+    Void,
+    /// The type of `null`.
+    Null,
+    /// An in-file class or interface.
+    Class(ClassId),
+    /// A class not defined in the file (simple name), e.g. `String`, `Random`.
+    External(String),
+    /// An array.
+    Array(Box<Type>),
+    /// Not known (e.g. the result of an external call used without context).
+    Unknown,
+}
+
+impl Type {
+    /// The SMT sort of values of this type.
+    pub fn sort(&self) -> Sort {
+        match self {
+            Type::Int | Type::Float | Type::Void | Type::Unknown => Sort::Int,
+            Type::Bool => Sort::Bool,
+            Type::Null | Type::Class(_) | Type::External(_) | Type::Array(_) => Sort::Ref,
+        }
+    }
+
+    /// True for reference types (and `null`).
+    pub fn is_ref(&self) -> bool {
+        self.sort() == Sort::Ref
+    }
+
+    /// True for `String`.
+    pub fn is_string(&self) -> bool {
+        matches!(self, Type::External(n) if n == "String")
+    }
+}
+
+/// Where a method's code comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum MethodSource<'a> {
+    /// A declared method (possibly without body).
+    Method(&'a MethodDecl),
+    /// A declared constructor.
+    Ctor(&'a ConstructorDecl),
+    /// The default constructor of a class without constructors.
+    DefaultCtor,
+    /// Static initialisation of a class (`C.<clinit>`).
+    Clinit,
+    /// The synthetic root.
+    Root,
+}
+
+/// A method's signature and origin.
+#[derive(Clone, Debug)]
+pub struct MethodSig<'a> {
+    /// Its id.
+    pub id: MethodId,
+    /// Declaring class (`None` for the root).
+    pub class: Option<ClassId>,
+    /// Simple name (`<init>`, `<clinit>`, `<root>` for synthetic ones).
+    pub name: String,
+    /// Unique display name (`Class.name`, with `/arity` for overloads).
+    pub display: String,
+    /// Origin.
+    pub source: MethodSource<'a>,
+    /// Static (no `this`).
+    pub is_static: bool,
+    /// True when there is no body to run (abstract or interface method).
+    pub is_abstract: bool,
+    /// Declared parameters (without `this`): name, type, span.
+    pub params: Vec<(String, Type, Span)>,
+    /// Return type (`Void` for constructors).
+    pub ret: Type,
+    /// Declaration span.
+    pub span: Span,
+}
+
+/// One class of the table.
+#[derive(Clone, Debug)]
+pub struct ClassInfo<'a> {
+    /// The declaration.
+    pub decl: &'a ClassDecl,
+    /// Lexically enclosing class.
+    pub outer: Option<ClassId>,
+    /// In-file superclass.
+    pub superclass: Option<ClassId>,
+    /// Direct in-file interfaces (for an interface: the interfaces it extends).
+    pub interfaces: Vec<ClassId>,
+    /// Direct external supertypes (simple names).
+    pub external_supers: Vec<String>,
+    /// Own instance fields.
+    pub fields: Vec<(String, FieldId)>,
+    /// Own static fields.
+    pub statics: Vec<(String, GlobalId)>,
+    /// Own methods (not constructors), in source order.
+    pub methods: Vec<MethodId>,
+    /// Constructors (the default one when none is declared; none for interfaces).
+    pub ctors: Vec<MethodId>,
+    /// Static initialisation method, when the class has static initialisers.
+    pub clinit: Option<MethodId>,
+}
+
+/// The class table of a compilation unit.
+#[derive(Clone, Debug)]
+pub struct ClassTable<'a> {
+    /// Classes in source order (outer before nested).
+    pub classes: Vec<ClassInfo<'a>>,
+    /// IR view of the classes.
+    pub defs: Vec<ClassDef>,
+    /// Instance fields.
+    pub fields: Vec<FieldDef>,
+    /// Static type of each field.
+    pub field_types: Vec<Type>,
+    /// Static fields as globals.
+    pub globals: Vec<GlobalDef>,
+    /// Static type of each global.
+    pub global_types: Vec<Type>,
+    /// Methods; index 0 is the root.
+    pub methods: Vec<MethodSig<'a>>,
+    /// Problems found (duplicate classes, cyclic inheritance, …).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Names of `java.lang.Object`'s methods: external on every class.
+pub const OBJECT_METHODS: &[&str] = &[
+    "equals",
+    "hashCode",
+    "toString",
+    "getClass",
+    "notify",
+    "notifyAll",
+    "wait",
+    "clone",
+    "finalize",
+];
+
+fn flatten<'a>(
+    decl: &'a ClassDecl,
+    outer: Option<usize>,
+    out: &mut Vec<(&'a ClassDecl, Option<usize>)>,
+) {
+    let me = out.len();
+    out.push((decl, outer));
+    for m in &decl.members {
+        if let Member::Class(c) = m {
+            flatten(c, Some(me), out);
+        }
+    }
+}
+
+impl<'a> ClassTable<'a> {
+    /// Build the table of `unit`.
+    pub fn new(unit: &'a CompilationUnit) -> ClassTable<'a> {
+        let mut flat = Vec::new();
+        for c in &unit.classes {
+            flatten(c, None, &mut flat);
+        }
+        let mut t = ClassTable {
+            classes: Vec::new(),
+            defs: Vec::new(),
+            fields: Vec::new(),
+            field_types: Vec::new(),
+            globals: Vec::new(),
+            global_types: Vec::new(),
+            methods: Vec::new(),
+            diagnostics: Vec::new(),
+        };
+        t.methods.push(MethodSig {
+            id: MethodId(0),
+            class: None,
+            name: "<root>".into(),
+            display: "<root>".into(),
+            source: MethodSource::Root,
+            is_static: true,
+            is_abstract: false,
+            params: Vec::new(),
+            ret: Type::Void,
+            span: Span::default(),
+        });
+        let mut seen: Vec<&str> = Vec::new();
+        for (decl, outer) in &flat {
+            if seen.contains(&decl.name.name.as_str()) {
+                t.diagnostics.push(Diagnostic::error(
+                    "duplicate-class",
+                    decl.name.span,
+                    format!("class `{}` is defined more than once", decl.name.name),
+                ));
+            }
+            seen.push(&decl.name.name);
+            t.classes.push(ClassInfo {
+                decl,
+                outer: outer.map(|o| ClassId(o as u32)),
+                superclass: None,
+                interfaces: Vec::new(),
+                external_supers: Vec::new(),
+                fields: Vec::new(),
+                statics: Vec::new(),
+                methods: Vec::new(),
+                ctors: Vec::new(),
+                clinit: None,
+            });
+        }
+        // Supertypes.
+        for i in 0..t.classes.len() {
+            let decl = t.classes[i].decl;
+            let mut supers: Vec<&TypeRef> = decl.extends.iter().collect();
+            supers.extend(decl.implements.iter());
+            for (k, s) in supers.into_iter().enumerate() {
+                let TypeKind::Named { name, .. } = &s.kind else {
+                    continue;
+                };
+                match t.class_by_name(name) {
+                    Some(c) if c.index() == i => {
+                        t.diagnostics.push(Diagnostic::error(
+                            "cyclic-inheritance",
+                            s.span,
+                            format!("class `{name}` cannot extend itself"),
+                        ));
+                    }
+                    Some(c) => {
+                        let is_super = k == 0 && decl.extends.is_some() && !decl.is_interface;
+                        if is_super {
+                            if t.classes[c.index()].decl.is_interface {
+                                t.classes[i].interfaces.push(c);
+                            } else {
+                                t.classes[i].superclass = Some(c);
+                            }
+                        } else {
+                            t.classes[i].interfaces.push(c);
+                        }
+                    }
+                    None => t.classes[i].external_supers.push(name.clone()),
+                }
+            }
+        }
+        // Break superclass cycles.
+        for i in 0..t.classes.len() {
+            let mut seen = vec![ClassId(i as u32)];
+            let mut cur = ClassId(i as u32);
+            while let Some(s) = t.classes[cur.index()].superclass {
+                if seen.contains(&s) {
+                    t.diagnostics.push(Diagnostic::error(
+                        "cyclic-inheritance",
+                        t.classes[cur.index()].decl.name.span,
+                        format!(
+                            "cyclic inheritance involving `{}`",
+                            t.classes[cur.index()].decl.name.name
+                        ),
+                    ));
+                    t.classes[cur.index()].superclass = None;
+                    break;
+                }
+                seen.push(s);
+                cur = s;
+            }
+        }
+        // Members.
+        for i in 0..t.classes.len() {
+            let cid = ClassId(i as u32);
+            let decl = t.classes[i].decl;
+            let cname = decl.name.name.clone();
+            let mut has_static_init = false;
+            let mut has_ctor = false;
+            for m in &decl.members {
+                match m {
+                    Member::Field(f) => {
+                        // Interface fields are implicitly static.
+                        let is_static = f.modifiers.is_static || decl.is_interface;
+                        for d in &f.declarators {
+                            let ty = t.resolve(&d.ty);
+                            let name = d.name.name.clone();
+                            let dup = t.classes[i].fields.iter().any(|(n, _)| *n == name)
+                                || t.classes[i].statics.iter().any(|(n, _)| *n == name);
+                            if dup {
+                                t.diagnostics.push(Diagnostic::error(
+                                    "duplicate-field",
+                                    d.name.span,
+                                    format!("field `{name}` is already defined in `{cname}`"),
+                                ));
+                                continue;
+                            }
+                            if is_static {
+                                has_static_init |= d.init.is_some();
+                                let id = GlobalId(t.globals.len() as u32);
+                                t.globals.push(GlobalDef {
+                                    id,
+                                    name: format!("{cname}.{name}"),
+                                    sort: ty.sort(),
+                                    kind: GlobalKind::Static { class: cid },
+                                    span: d.span,
+                                });
+                                t.global_types.push(ty);
+                                t.classes[i].statics.push((name, id));
+                            } else {
+                                let id = FieldId(t.fields.len() as u32);
+                                t.fields.push(FieldDef {
+                                    id,
+                                    class: cid,
+                                    name: name.clone(),
+                                    sort: ty.sort(),
+                                    span: d.span,
+                                });
+                                t.field_types.push(ty);
+                                t.classes[i].fields.push((name, id));
+                            }
+                        }
+                    }
+                    Member::Initializer(init) if init.is_static => has_static_init = true,
+                    Member::Method(md) => {
+                        let params = md
+                            .params
+                            .iter()
+                            .map(|p| (p.name.name.clone(), t.resolve(&p.ty), p.span))
+                            .collect();
+                        let id = MethodId(t.methods.len() as u32);
+                        t.methods.push(MethodSig {
+                            id,
+                            class: Some(cid),
+                            name: md.name.name.clone(),
+                            display: String::new(),
+                            source: MethodSource::Method(md),
+                            is_static: md.modifiers.is_static,
+                            is_abstract: md.body.is_none(),
+                            params,
+                            ret: t.resolve(&md.ret),
+                            span: md.span,
+                        });
+                        t.classes[i].methods.push(id);
+                    }
+                    Member::Constructor(cd) => {
+                        has_ctor = true;
+                        if cd.name.name != cname {
+                            t.diagnostics.push(Diagnostic::error(
+                                "invalid-constructor",
+                                cd.name.span,
+                                format!(
+                                    "constructor `{}` does not match its class `{cname}`",
+                                    cd.name.name
+                                ),
+                            ));
+                        }
+                        if decl.is_interface {
+                            continue;
+                        }
+                        let params = cd
+                            .params
+                            .iter()
+                            .map(|p| (p.name.name.clone(), t.resolve(&p.ty), p.span))
+                            .collect();
+                        let id = MethodId(t.methods.len() as u32);
+                        t.methods.push(MethodSig {
+                            id,
+                            class: Some(cid),
+                            name: "<init>".into(),
+                            display: String::new(),
+                            source: MethodSource::Ctor(cd),
+                            is_static: false,
+                            is_abstract: false,
+                            params,
+                            ret: Type::Void,
+                            span: cd.span,
+                        });
+                        t.classes[i].ctors.push(id);
+                    }
+                    _ => {}
+                }
+            }
+            if !has_ctor && !decl.is_interface {
+                let id = MethodId(t.methods.len() as u32);
+                t.methods.push(MethodSig {
+                    id,
+                    class: Some(cid),
+                    name: "<init>".into(),
+                    display: String::new(),
+                    source: MethodSource::DefaultCtor,
+                    is_static: false,
+                    is_abstract: false,
+                    params: Vec::new(),
+                    ret: Type::Void,
+                    span: decl.name.span,
+                });
+                t.classes[i].ctors.push(id);
+            }
+            if has_static_init {
+                let id = MethodId(t.methods.len() as u32);
+                t.methods.push(MethodSig {
+                    id,
+                    class: Some(cid),
+                    name: "<clinit>".into(),
+                    display: String::new(),
+                    source: MethodSource::Clinit,
+                    is_static: true,
+                    is_abstract: false,
+                    params: Vec::new(),
+                    ret: Type::Void,
+                    span: decl.name.span,
+                });
+                t.classes[i].clinit = Some(id);
+            }
+        }
+        // Display names: `C.m`, `C.m/arity` for overloads, `#n` when still ambiguous.
+        for i in 1..t.methods.len() {
+            let m = &t.methods[i];
+            let cname = m
+                .class
+                .and_then(|c| t.classes.get(c.index()))
+                .map_or("", |c| c.decl.name.name.as_str());
+            let same_name: Vec<usize> = (1..t.methods.len())
+                .filter(|&j| t.methods[j].class == m.class && t.methods[j].name == m.name)
+                .collect();
+            let mut display = format!("{cname}.{}", m.name);
+            if same_name.len() > 1 {
+                display = format!("{display}/{}", m.params.len());
+                let same_arity: Vec<usize> = same_name
+                    .iter()
+                    .copied()
+                    .filter(|&j| t.methods[j].params.len() == m.params.len())
+                    .collect();
+                if same_arity.len() > 1 {
+                    let k = same_arity.iter().position(|&j| j == i).unwrap_or(0) + 1;
+                    display = format!("{display}#{k}");
+                }
+            }
+            t.methods[i].display = display;
+        }
+        // Class definitions for the IR.
+        for i in 0..t.classes.len() {
+            let cid = ClassId(i as u32);
+            let decl = t.classes[i].decl;
+            let def = ClassDef {
+                id: cid,
+                name: decl.name.name.clone(),
+                is_interface: decl.is_interface,
+                is_abstract: decl.modifiers.is_abstract,
+                superclass: t.classes[i].superclass,
+                supertypes: t.supertype_names(cid),
+                span: decl.span,
+            };
+            t.defs.push(def);
+        }
+        t
+    }
+
+    /// The in-file class named `name` (first one if duplicated).
+    pub fn class_by_name(&self, name: &str) -> Option<ClassId> {
+        self.classes
+            .iter()
+            .position(|c| c.decl.name.name == name)
+            .map(|i| ClassId(i as u32))
+    }
+
+    /// Class name.
+    pub fn class_name(&self, c: ClassId) -> &str {
+        self.classes
+            .get(c.index())
+            .map_or("?", |c| c.decl.name.name.as_str())
+    }
+
+    /// The static type a written type denotes.
+    pub fn resolve(&self, t: &TypeRef) -> Type {
+        match &t.kind {
+            TypeKind::Void => Type::Void,
+            TypeKind::Int | TypeKind::Long => Type::Int,
+            TypeKind::Boolean => Type::Bool,
+            TypeKind::Float => Type::Float,
+            TypeKind::Named { name, .. } => match self.class_by_name(name) {
+                Some(c) => Type::Class(c),
+                None => match name.as_str() {
+                    "Integer" | "Long" | "Short" | "Byte" | "Character" => Type::Int,
+                    "Boolean" => Type::Bool,
+                    _ => Type::External(name.clone()),
+                },
+            },
+            TypeKind::Array(elem) => Type::Array(Box::new(self.resolve(elem))),
+            TypeKind::Inferred => Type::Unknown,
+        }
+    }
+
+    /// All in-file supertypes of `c` (itself first), superclass chain before
+    /// interfaces, each once.
+    pub fn ancestors(&self, c: ClassId) -> Vec<ClassId> {
+        let mut out = vec![c];
+        let mut i = 0;
+        while i < out.len() {
+            let Some(info) = self.classes.get(out[i].index()) else {
+                break;
+            };
+            for s in info.superclass.iter().chain(info.interfaces.iter()) {
+                if !out.contains(s) {
+                    out.push(*s);
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// Names of all supertypes of `c`, itself included, in-file and external.
+    pub fn supertype_names(&self, c: ClassId) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for a in self.ancestors(c) {
+            let info = &self.classes[a.index()];
+            let n = info.decl.name.name.clone();
+            if !names.contains(&n) {
+                names.push(n);
+            }
+            for e in &info.external_supers {
+                if !names.contains(e) {
+                    names.push(e.clone());
+                }
+            }
+        }
+        names
+    }
+
+    /// True when some ancestor of `c` is external (so unknown members may be inherited).
+    pub fn has_external_ancestor(&self, c: ClassId) -> bool {
+        self.ancestors(c)
+            .iter()
+            .any(|a| !self.classes[a.index()].external_supers.is_empty())
+    }
+
+    /// `sub` is `sup` or a subtype of it.
+    pub fn is_subclass(&self, sub: ClassId, sup: ClassId) -> bool {
+        self.ancestors(sub).contains(&sup)
+    }
+
+    /// Whether a value of type `arg` may be passed for a parameter of type `param`.
+    pub fn assignable(&self, param: &Type, arg: &Type) -> bool {
+        match (param, arg) {
+            (_, Type::Unknown) | (Type::Unknown, _) => true,
+            (Type::Int, Type::Int) | (Type::Float, Type::Int | Type::Float) => true,
+            (Type::Bool, Type::Bool) => true,
+            (p, Type::Null) => p.is_ref(),
+            (Type::Class(p), Type::Class(a)) => self.is_subclass(*a, *p),
+            (Type::External(p), Type::Class(a)) => {
+                p == "Object" || self.supertype_names(*a).contains(p)
+            }
+            (Type::External(p), Type::External(a)) => p == a || p == "Object",
+            (Type::External(p), Type::Array(_)) => p == "Object",
+            (Type::External(_), Type::Int | Type::Bool) => true, // boxing
+            (Type::Array(p), Type::Array(a)) => self.assignable(p, a),
+            (Type::Class(_), Type::External(_)) => false,
+            _ => false,
+        }
+    }
+
+    /// Pick among same-arity overloads by argument types.
+    fn pick(&self, cands: &[MethodId], args: &[Type]) -> Option<MethodId> {
+        cands
+            .iter()
+            .copied()
+            .find(|m| {
+                let sig = &self.methods[m.index()];
+                sig.params
+                    .iter()
+                    .zip(args)
+                    .all(|((_, p, _), a)| self.assignable(p, a))
+            })
+            .or_else(|| cands.first().copied())
+    }
+
+    /// The method `name` with `args` visible in `c` (own, inherited, or declared by an
+    /// in-file interface), most derived first.
+    pub fn lookup_method(&self, c: ClassId, name: &str, args: &[Type]) -> Option<MethodId> {
+        for a in self.ancestors(c) {
+            let cands: Vec<MethodId> = self.classes[a.index()]
+                .methods
+                .iter()
+                .copied()
+                .filter(|m| {
+                    let s = &self.methods[m.index()];
+                    s.name == name && s.params.len() == args.len()
+                })
+                .collect();
+            if !cands.is_empty() {
+                return self.pick(&cands, args);
+            }
+        }
+        None
+    }
+
+    /// A constructor of `c` accepting `args`.
+    pub fn lookup_ctor(&self, c: ClassId, args: &[Type]) -> Option<MethodId> {
+        let cands: Vec<MethodId> = self
+            .classes
+            .get(c.index())?
+            .ctors
+            .iter()
+            .copied()
+            .filter(|m| self.methods[m.index()].params.len() == args.len())
+            .collect();
+        self.pick(&cands, args)
+    }
+
+    /// Implementations an instance call of `decl` on a receiver of static type
+    /// `static_class` may run: for every concrete in-file subtype, the body it
+    /// inherits or overrides (`None` when it comes from an external superclass).
+    pub fn implementations(&self, static_class: ClassId, decl: MethodId) -> Vec<Option<MethodId>> {
+        let sig = &self.methods[decl.index()];
+        let mut out: Vec<Option<MethodId>> = Vec::new();
+        for (i, info) in self.classes.iter().enumerate() {
+            let s = ClassId(i as u32);
+            if info.decl.is_interface || info.decl.modifiers.is_abstract {
+                continue;
+            }
+            if !self.is_subclass(s, static_class) {
+                continue;
+            }
+            let mut found = None;
+            let mut cur = Some(s);
+            while let Some(c) = cur {
+                let hit = self.classes[c.index()].methods.iter().copied().find(|m| {
+                    let o = &self.methods[m.index()];
+                    !o.is_abstract
+                        && !o.is_static
+                        && o.name == sig.name
+                        && o.params.len() == sig.params.len()
+                        && o.params.iter().zip(&sig.params).all(|(a, b)| a.1 == b.1)
+                });
+                if hit.is_some() {
+                    found = hit;
+                    break;
+                }
+                cur = self.classes[c.index()].superclass;
+            }
+            if !out.contains(&found) {
+                out.push(found);
+            }
+        }
+        out
+    }
+
+    /// Instance field `name` visible in `c` (own or inherited).
+    pub fn lookup_field(&self, c: ClassId, name: &str) -> Option<FieldId> {
+        let mut cur = Some(c);
+        while let Some(k) = cur {
+            let info = self.classes.get(k.index())?;
+            if let Some((_, f)) = info.fields.iter().find(|(n, _)| n == name) {
+                return Some(*f);
+            }
+            cur = info.superclass;
+        }
+        None
+    }
+
+    /// Static field `name` visible in `c` (own, inherited, or from an in-file interface).
+    pub fn lookup_static(&self, c: ClassId, name: &str) -> Option<GlobalId> {
+        for a in self.ancestors(c) {
+            if let Some((_, g)) = self.classes[a.index()]
+                .statics
+                .iter()
+                .find(|(n, _)| n == name)
+            {
+                return Some(*g);
+            }
+        }
+        None
+    }
+
+    /// All instance fields of objects of class `c` (inherited first).
+    pub fn all_fields(&self, c: ClassId) -> Vec<FieldId> {
+        let mut chain = Vec::new();
+        let mut cur = Some(c);
+        while let Some(k) = cur {
+            if chain.contains(&k) {
+                break;
+            }
+            chain.push(k);
+            cur = self.classes.get(k.index()).and_then(|i| i.superclass);
+        }
+        chain
+            .iter()
+            .rev()
+            .flat_map(|k| self.classes[k.index()].fields.iter().map(|(_, f)| *f))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ClassTable, Type};
+
+    fn table_of(
+        src: &str,
+    ) -> (
+        cfp_syntax::ast::CompilationUnit,
+        Vec<cfp_syntax::Diagnostic>,
+    ) {
+        let p = cfp_syntax::parse_program(src);
+        assert!(!p.has_errors(), "{:?}", p.diagnostics);
+        (p.tree, p.diagnostics)
+    }
+
+    #[test]
+    fn nested_classes_supertypes_and_members() {
+        let (unit, _) = table_of(
+            "class Outer {\n  static class Inner extends Base implements Runnable { int q; }\n}\n\
+             class Base extends java.util.concurrent.locks.ReentrantLock { int b; static int s; \
+             void f(int x) {} void f(Base y) {} void f(int x, int y) {} }\n\
+             interface Runnable { void run(); }\n",
+        );
+        let t = ClassTable::new(&unit);
+        assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
+        let names: Vec<&str> = t.defs.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["Outer", "Inner", "Base", "Runnable"]);
+        let inner = t.class_by_name("Inner").expect("Inner");
+        let base = t.class_by_name("Base").expect("Base");
+        assert_eq!(t.classes[inner.index()].outer, t.class_by_name("Outer"));
+        assert_eq!(
+            t.supertype_names(inner),
+            ["Inner", "Base", "ReentrantLock", "Runnable"]
+        );
+        assert!(t.has_external_ancestor(inner));
+        // Fields: inherited and own; statics through the subclass.
+        let all: Vec<&str> = t
+            .all_fields(inner)
+            .iter()
+            .map(|f| t.fields[f.index()].name.as_str())
+            .collect();
+        assert_eq!(all, ["b", "q"]);
+        assert!(t.lookup_static(inner, "s").is_some());
+        // Overloads by arity, then by argument type.
+        let f_int = t.lookup_method(inner, "f", &[Type::Int]).expect("f(int)");
+        let f_base = t
+            .lookup_method(inner, "f", &[Type::Class(inner)])
+            .expect("f(Base)");
+        assert_ne!(f_int, f_base);
+        assert_eq!(t.methods[f_int.index()].display, "Base.f/1#1");
+        assert_eq!(t.methods[f_base.index()].display, "Base.f/1#2");
+        assert_eq!(t.methods[f_base.index()].params[0].1, Type::Class(base));
+        assert!(t
+            .lookup_method(inner, "f", &[Type::Int, Type::Int])
+            .is_some());
+        assert!(t.lookup_method(inner, "run", &[]).is_some());
+        assert!(t.lookup_method(inner, "g", &[]).is_none());
+        // Default constructors, none for interfaces.
+        assert_eq!(t.classes[inner.index()].ctors.len(), 1);
+        let runnable = t.class_by_name("Runnable").expect("Runnable");
+        assert!(t.classes[runnable.index()].ctors.is_empty());
+    }
+
+    #[test]
+    fn duplicate_and_cyclic_classes_are_diagnosed() {
+        let (unit, _) = table_of("class A extends B {}\nclass B extends A {}\nclass A {}\n");
+        let t = ClassTable::new(&unit);
+        let codes: Vec<&str> = t.diagnostics.iter().map(|d| d.code).collect();
+        assert!(codes.contains(&"duplicate-class"), "{codes:?}");
+        assert!(codes.contains(&"cyclic-inheritance"), "{codes:?}");
+        // Lookups terminate despite the cycle.
+        let a = t.class_by_name("A").expect("A");
+        assert!(t.lookup_method(a, "x", &[]).is_none());
+        assert!(t.lookup_field(a, "x").is_none());
+    }
+
+    #[test]
+    fn implementations_cover_concrete_subclasses() {
+        let (unit, _) = table_of(
+            "abstract class S { abstract void m(); }\nclass A extends S { void m() {} }\n\
+             class B extends A {}\nclass C extends A { void m() {} }\n\
+             class D extends S { void m() {} }\n",
+        );
+        let t = ClassTable::new(&unit);
+        let s = t.class_by_name("S").expect("S");
+        let a = t.class_by_name("A").expect("A");
+        let decl = t.lookup_method(s, "m", &[]).expect("S.m");
+        let names = |c| -> Vec<String> {
+            t.implementations(c, decl)
+                .into_iter()
+                .map(|m| m.map_or("external".into(), |m| t.methods[m.index()].display.clone()))
+                .collect()
+        };
+        assert_eq!(names(s), ["A.m", "C.m", "D.m"]);
+        assert_eq!(names(a), ["A.m", "C.m"]);
+    }
+}

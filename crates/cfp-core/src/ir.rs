@@ -1,0 +1,861 @@
+//! The intermediate representation consumed by the later stages (SMT encoding, PCFAs,
+//! ConstructCFG): one control-flow automaton (CFA) per method, over simple statements at
+//! basic-block granularity — the CFAs of the paper's §5.1 (Definition 5.1 before any
+//! predicate is attached) built from the language of its Fig. 9.
+//!
+//! # Shape
+//! * A [`Program`] holds the class table ([`ClassDef`]), instance fields ([`FieldDef`],
+//!   each one an SMT array `Int → T` indexed by object addresses), globals ([`GlobalDef`]:
+//!   static fields of in-file classes and one global `$k` per spec wildcard), the
+//!   terminal table (`TerminalId` indexes [`Program::terminals`]), the methods
+//!   ([`MethodCfa`]) and the synthetic root method.
+//! * A [`MethodCfa`] is a petgraph `DiGraph<Node, Edge>` with one entry and one exit node.
+//!   Nodes are numbered deterministically (breadth-first from the entry, exit last); edges
+//!   are ordered by source node, then by creation.
+//! * Edges are basic blocks of simple statements ([`Edge::Block`]), calls of in-file
+//!   methods ([`Edge::Call`]), API calls before instrumentation ([`Edge::ApiCall`]) and
+//!   terminals after it ([`Edge::Api`], paper §4, Fig. 10).
+//!
+//! # Semantics of the statements (DESIGN.md §3, "Semantics for SMT")
+//! * Sorts: [`Sort::Int`], [`Sort::Bool`], [`Sort::Ref`]. References are SMT `Int`s and
+//!   `null` is `0`; an [`Stmt::Alloc`] yields a fresh positive address never seen before.
+//! * [`Expr`] is pure and total. `&&`/`||` inside an [`Expr`] are *logical* (both sides are
+//!   side-effect free; short-circuiting that matters was turned into edges by the
+//!   lowering). `&`, `|`, `^` on booleans were rewritten to `&&`, `||`, `!=`; on ints they
+//!   are bitwise, as are `~`, `<<`, `>>`, `>>>`. `*`, `/`, `%` keep Java's meaning (`/`
+//!   and `%` truncate toward zero); the SMT layer decides how to treat non-linear ones.
+//! * A field read `o.f` is `select(f, o)`; an assignment to `o.f` is `f := store(f, o, v)`.
+//!   Null checks are explicit `assume o != null` statements placed by the lowering.
+//! * [`Edge::Call`] binds the callee's parameters to `args` (the receiver first for
+//!   instance methods) and, on return, assigns the callee's return variable to `result`
+//!   (always a [`Place::Var`]). Globals and field arrays flow through the call.
+//! * On entry to the root method every global and every field array is arbitrary; the
+//!   root itself assigns the static fields their defaults.
+
+use cfp_syntax::ast::{BinaryOp, UnaryOp};
+use cfp_syntax::spec_ast::Terminal;
+use cfp_syntax::{Diagnostic, Span};
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The index into the table this id refers to.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// Index into [`Program::methods`].
+    MethodId
+);
+id_type!(
+    /// Index into [`MethodCfa::vars`] of the method that owns the variable.
+    VarId
+);
+id_type!(
+    /// Index into [`Program::globals`].
+    GlobalId
+);
+id_type!(
+    /// Index into [`Program::fields`].
+    FieldId
+);
+id_type!(
+    /// Index into [`Program::classes`].
+    ClassId
+);
+id_type!(
+    /// Index into [`Program::terminals`].
+    TerminalId
+);
+
+/// SMT sorts of program values. `Ref` values are SMT `Int`s (null = 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Sort {
+    /// Java integers (`int`, `long`, `char`, …; also opaque floats).
+    Int,
+    /// `boolean`
+    Bool,
+    /// Object references (and arrays, strings): an SMT `Int`, `null` = 0.
+    Ref,
+}
+
+impl Sort {
+    /// The default value of a field of this sort (`0`, `false`, `null`).
+    pub fn default_value(self) -> Expr {
+        match self {
+            Sort::Int => Expr::Int(0),
+            Sort::Bool => Expr::Bool(false),
+            Sort::Ref => Expr::Null,
+        }
+    }
+
+    /// Lower-case name used in renderings.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sort::Int => "int",
+            Sort::Bool => "bool",
+            Sort::Ref => "ref",
+        }
+    }
+}
+
+/// A class or interface defined in the program file (nested classes included).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClassDef {
+    /// Its id.
+    pub id: ClassId,
+    /// Simple name.
+    pub name: String,
+    /// True for interfaces.
+    pub is_interface: bool,
+    /// True for abstract classes.
+    pub is_abstract: bool,
+    /// Superclass defined in the file.
+    pub superclass: Option<ClassId>,
+    /// Names of all supertypes, transitively, including the class itself and external
+    /// ones (opaque) — what API-call detection compares with wildcard types.
+    pub supertypes: Vec<String>,
+    /// Where the class is declared.
+    pub span: Span,
+}
+
+/// An instance field: an SMT array from object addresses to values.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldDef {
+    /// Its id.
+    pub id: FieldId,
+    /// Declaring class.
+    pub class: ClassId,
+    /// Simple name.
+    pub name: String,
+    /// Value sort.
+    pub sort: Sort,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// What a global stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum GlobalKind {
+    /// A static field of an in-file class.
+    Static {
+        /// Declaring class.
+        class: ClassId,
+    },
+    /// The instrumentation global of spec wildcard `$k` (paper §4, rule Class).
+    Wildcard(u32),
+}
+
+/// A global variable.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GlobalDef {
+    /// Its id.
+    pub id: GlobalId,
+    /// `Class.field` for statics, `$k` for wildcards.
+    pub name: String,
+    /// Value sort.
+    pub sort: Sort,
+    /// Static field or wildcard.
+    pub kind: GlobalKind,
+    /// Declaration (the spec's span for wildcards is not in the program text: empty).
+    pub span: Span,
+}
+
+/// What a method variable is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum VarKind {
+    /// Formal parameter (`this` included).
+    Param,
+    /// Declared local variable.
+    Local,
+    /// Temporary introduced by the lowering.
+    Temp,
+    /// The return-value variable.
+    Return,
+}
+
+/// A variable of one method. Names are unique within the method (shadowed or repeated
+/// declarations get a `#n` suffix; temporaries are `%tN`; the return variable is `%ret`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VarDef {
+    /// Its id.
+    pub id: VarId,
+    /// Unique display name.
+    pub name: String,
+    /// Value sort.
+    pub sort: Sort,
+    /// Parameter, local, temporary or return variable.
+    pub kind: VarKind,
+}
+
+/// A storage location that can be assigned.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Place {
+    /// A variable of the current method.
+    Var(VarId),
+    /// A global.
+    Global(GlobalId),
+    /// `obj.field` (array update `field := store(field, obj, v)`).
+    Field {
+        /// The object (pure).
+        obj: Expr,
+        /// The field.
+        field: FieldId,
+    },
+}
+
+/// Pure, total expressions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Expr {
+    /// A variable of the current method.
+    Var(VarId),
+    /// A global.
+    Global(GlobalId),
+    /// Field read `select(field, obj)`.
+    Field {
+        /// The object.
+        obj: Box<Expr>,
+        /// The field.
+        field: FieldId,
+    },
+    /// Integer constant (char literals are their code point).
+    Int(i64),
+    /// Boolean constant.
+    Bool(bool),
+    /// `null` (the address 0).
+    Null,
+    /// `-e`, `+e`, `!e`, `~e`.
+    Unary {
+        /// Operator.
+        op: UnaryOp,
+        /// Operand.
+        arg: Box<Expr>,
+    },
+    /// Binary operation (see the module doc for the meaning of each operator).
+    Binary {
+        /// Operator.
+        op: BinaryOp,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// `c ? a : b` over pure operands.
+    Ite {
+        /// Condition.
+        cond: Box<Expr>,
+        /// Value when true.
+        then_expr: Box<Expr>,
+        /// Value when false.
+        else_expr: Box<Expr>,
+    },
+}
+
+impl Expr {
+    /// `lhs op rhs`.
+    pub fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
+        Expr::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        }
+    }
+
+    /// The logical negation, pushed through comparisons and `!` where exact
+    /// (`a < b` becomes `a >= b`, `!e` becomes `e`).
+    pub fn negate(self) -> Expr {
+        match self {
+            Expr::Bool(b) => Expr::Bool(!b),
+            Expr::Unary {
+                op: UnaryOp::Not,
+                arg,
+            } => *arg,
+            Expr::Binary { op, lhs, rhs } => {
+                let flipped = match op {
+                    BinaryOp::Eq => Some(BinaryOp::Ne),
+                    BinaryOp::Ne => Some(BinaryOp::Eq),
+                    BinaryOp::Lt => Some(BinaryOp::Ge),
+                    BinaryOp::Ge => Some(BinaryOp::Lt),
+                    BinaryOp::Gt => Some(BinaryOp::Le),
+                    BinaryOp::Le => Some(BinaryOp::Gt),
+                    _ => None,
+                };
+                match flipped {
+                    Some(op) => Expr::Binary { op, lhs, rhs },
+                    None => Expr::Unary {
+                        op: UnaryOp::Not,
+                        arg: Box::new(Expr::Binary { op, lhs, rhs }),
+                    },
+                }
+            }
+            e => Expr::Unary {
+                op: UnaryOp::Not,
+                arg: Box::new(e),
+            },
+        }
+    }
+
+    /// The conjunction of `parts` (`true` when empty).
+    pub fn and_all(parts: Vec<Expr>) -> Expr {
+        let mut it = parts.into_iter();
+        match it.next() {
+            None => Expr::Bool(true),
+            Some(first) => it.fold(first, |acc, e| Expr::binary(BinaryOp::And, acc, e)),
+        }
+    }
+
+    /// True for constants (no variable, global or field inside).
+    pub fn is_constant(&self) -> bool {
+        match self {
+            Expr::Int(_) | Expr::Bool(_) | Expr::Null => true,
+            Expr::Var(_) | Expr::Global(_) | Expr::Field { .. } => false,
+            Expr::Unary { arg, .. } => arg.is_constant(),
+            Expr::Binary { lhs, rhs, .. } => lhs.is_constant() && rhs.is_constant(),
+            Expr::Ite {
+                cond,
+                then_expr,
+                else_expr,
+            } => cond.is_constant() && then_expr.is_constant() && else_expr.is_constant(),
+        }
+    }
+}
+
+/// What an allocation creates.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum AllocKind {
+    /// An object of an in-file class (its constructor is called next).
+    Class(ClassId),
+    /// An object of a class not defined in the file.
+    External(String),
+    /// An array (contents unknown).
+    Array,
+}
+
+/// Simple statements inside a basic block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Stmt {
+    /// `place := expr`
+    Assign {
+        /// Target.
+        place: Place,
+        /// Value.
+        expr: Expr,
+    },
+    /// `place := *` (an arbitrary value of the place's sort).
+    Havoc(Place),
+    /// `assume(expr)`: paths where `expr` is false are dropped.
+    Assume(Expr),
+    /// `var := new`: a fresh non-null address never seen before.
+    Alloc {
+        /// The variable receiving the address.
+        var: VarId,
+        /// What is allocated.
+        kind: AllocKind,
+    },
+}
+
+/// A value with the source span it comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Located<T> {
+    /// The value.
+    pub node: T,
+    /// Where in the program text it comes from.
+    pub span: Span,
+}
+
+/// CFA edge labels.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Edge {
+    /// A basic block: simple statements executed in order. Empty = `skip`.
+    Block(Vec<Located<Stmt>>),
+    /// Call of an in-file method: binds `callee.params[i] := args[i]` (receiver first),
+    /// runs the callee, then `result := callee.ret`.
+    Call {
+        /// The callee.
+        callee: MethodId,
+        /// Actual arguments (pure), receiver first for instance methods.
+        args: Vec<Expr>,
+        /// Where the result goes (a [`Place::Var`]), if used.
+        result: Option<Place>,
+        /// The call expression.
+        span: Span,
+    },
+    /// An API call `receiver.method(args)` before instrumentation (paper Fig. 9
+    /// `api_call`). It has no effect on the state; a result is havocked (or computed by
+    /// an in-file model method) by the edges that follow.
+    ApiCall {
+        /// Receiver (pure, known non-null).
+        receiver: Expr,
+        /// Method name.
+        method: String,
+        /// Arguments (pure).
+        args: Vec<Expr>,
+        /// Terminals this call may emit (same method and arity, receiver type matching).
+        terminals: Vec<TerminalId>,
+        /// The call expression.
+        span: Span,
+    },
+    /// Emission of a terminal after instrumentation (paper §4): no effect on the state.
+    Api {
+        /// The terminal.
+        terminal: TerminalId,
+        /// The original API call.
+        span: Span,
+    },
+}
+
+impl Edge {
+    /// The span of the edge (the union of its statements' spans for a block; empty for
+    /// an empty block).
+    pub fn span(&self) -> Span {
+        match self {
+            Edge::Block(stmts) => {
+                let mut it = stmts
+                    .iter()
+                    .map(|s| s.span)
+                    .filter(|s| *s != Span::default());
+                match it.next() {
+                    Some(first) => it.fold(first, Span::to),
+                    None => Span::default(),
+                }
+            }
+            Edge::Call { span, .. } | Edge::ApiCall { span, .. } | Edge::Api { span, .. } => *span,
+        }
+    }
+
+    /// True for an empty block (`skip`).
+    pub fn is_skip(&self) -> bool {
+        matches!(self, Edge::Block(s) if s.is_empty())
+    }
+}
+
+/// A CFA location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Node {
+    /// The method's entry.
+    Entry,
+    /// The method's (single) exit.
+    Exit,
+    /// Any other location.
+    Inner,
+}
+
+/// The CFA of one method (paper §5.1).
+#[derive(Clone, Debug)]
+pub struct MethodCfa {
+    /// Its id.
+    pub id: MethodId,
+    /// `Class.method`, `Class.<init>`, `Class.<clinit>` or `<root>`; overloads get an
+    /// `/arity` suffix (and `#n` when still ambiguous).
+    pub name: String,
+    /// Declaring class (`None` for the root).
+    pub class: Option<ClassId>,
+    /// True for static methods (no `this`).
+    pub is_static: bool,
+    /// Parameters in order (`this` first for instance methods and constructors).
+    pub params: Vec<VarId>,
+    /// All variables of the method: parameters, locals, temporaries, return variable.
+    pub vars: Vec<VarDef>,
+    /// The return variable, for non-void methods.
+    pub ret: Option<VarId>,
+    /// The automaton.
+    pub graph: DiGraph<Node, Edge>,
+    /// Entry node.
+    pub entry: NodeIndex,
+    /// Exit node.
+    pub exit: NodeIndex,
+    /// Declaration span (empty for synthetic methods).
+    pub span: Span,
+    /// True for a method without body (abstract or interface method): its CFA has no
+    /// edge (it is never called: dispatch only targets bodies).
+    pub is_abstract: bool,
+}
+
+impl MethodCfa {
+    /// The variable `id`.
+    pub fn var(&self, id: VarId) -> Option<&VarDef> {
+        self.vars.get(id.index())
+    }
+
+    /// Variables that are not parameters (locals, temporaries, return variable).
+    pub fn locals(&self) -> impl Iterator<Item = &VarDef> {
+        self.vars.iter().filter(|v| v.kind != VarKind::Param)
+    }
+
+    /// Edges in their deterministic order: `(source, target, label)`.
+    pub fn edges(&self) -> impl Iterator<Item = (NodeIndex, NodeIndex, &Edge)> {
+        self.graph
+            .edge_references()
+            .map(|e| (e.source(), e.target(), e.weight()))
+    }
+}
+
+/// A lowered program.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Classes defined in the file (nested ones included), in source order.
+    pub classes: Vec<ClassDef>,
+    /// Instance fields (each an SMT array `Ref → sort`).
+    pub fields: Vec<FieldDef>,
+    /// Static fields of in-file classes, then one global per spec wildcard.
+    pub globals: Vec<GlobalDef>,
+    /// The spec's terminals, in order of first appearance in the spec.
+    pub terminals: Vec<Terminal>,
+    /// All methods; [`Program::root`] is one of them.
+    pub methods: Vec<MethodCfa>,
+    /// The synthetic root method: static initialisation, then the entry method.
+    pub root: MethodId,
+    /// The entry method called by the root (`main` or the chosen one).
+    pub entry: MethodId,
+    /// Approximations that could hide a violation: a `verified` verdict becomes
+    /// `unknown` when this is not empty.
+    pub approximations: Vec<Diagnostic>,
+    /// True once [`crate::instrument()`] has replaced the API calls by terminals.
+    pub instrumented: bool,
+}
+
+impl Program {
+    /// The method `id`.
+    pub fn method(&self, id: MethodId) -> Option<&MethodCfa> {
+        self.methods.get(id.index())
+    }
+
+    /// The global of wildcard `$k`, if the spec has it.
+    pub fn wildcard_global(&self, k: u32) -> Option<GlobalId> {
+        self.globals
+            .iter()
+            .find(|g| g.kind == GlobalKind::Wildcard(k))
+            .map(|g| g.id)
+    }
+
+    /// The sort of a pure expression evaluated in `method`.
+    pub fn expr_sort(&self, method: &MethodCfa, e: &Expr) -> Sort {
+        match e {
+            Expr::Var(v) => method.var(*v).map_or(Sort::Int, |d| d.sort),
+            Expr::Global(g) => self.globals.get(g.index()).map_or(Sort::Int, |d| d.sort),
+            Expr::Field { field, .. } => {
+                self.fields.get(field.index()).map_or(Sort::Int, |d| d.sort)
+            }
+            Expr::Int(_) => Sort::Int,
+            Expr::Bool(_) => Sort::Bool,
+            Expr::Null => Sort::Ref,
+            Expr::Unary { op, arg } => match op {
+                UnaryOp::Not => Sort::Bool,
+                _ => {
+                    let _ = arg;
+                    Sort::Int
+                }
+            },
+            Expr::Binary { op, lhs, .. } => {
+                use BinaryOp::*;
+                match op {
+                    Lt | Le | Gt | Ge | Eq | Ne | And | Or => Sort::Bool,
+                    BitAnd | BitOr | BitXor => self.expr_sort(method, lhs),
+                    _ => Sort::Int,
+                }
+            }
+            Expr::Ite { then_expr, .. } => self.expr_sort(method, then_expr),
+        }
+    }
+
+    /// The sort of a place in `method`.
+    pub fn place_sort(&self, method: &MethodCfa, p: &Place) -> Sort {
+        match p {
+            Place::Var(v) => method.var(*v).map_or(Sort::Int, |d| d.sort),
+            Place::Global(g) => self.globals.get(g.index()).map_or(Sort::Int, |d| d.sort),
+            Place::Field { field, .. } => {
+                self.fields.get(field.index()).map_or(Sort::Int, |d| d.sort)
+            }
+        }
+    }
+}
+
+/// A graph under construction: nodes `0..n`, edges with their creation order.
+/// [`CfaBuilder::finish`] simplifies and renumbers it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CfaBuilder {
+    pub nodes: usize,
+    pub edges: Vec<Option<(usize, usize, Edge)>>,
+}
+
+impl CfaBuilder {
+    pub fn node(&mut self) -> usize {
+        self.nodes += 1;
+        self.nodes - 1
+    }
+
+    pub fn edge(&mut self, from: usize, to: usize, e: Edge) {
+        self.edges.push(Some((from, to, e)));
+    }
+
+    fn live(&self) -> impl Iterator<Item = (usize, &(usize, usize, Edge))> {
+        self.edges
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| e.as_ref().map(|e| (i, e)))
+    }
+
+    /// Drop edges not on some entry→exit path (unreachable code, paths that never
+    /// complete — they produce no word).
+    fn prune(&mut self, entry: usize, exit: usize) {
+        let mut fwd = vec![false; self.nodes];
+        let mut bwd = vec![false; self.nodes];
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); self.nodes];
+        let mut inc: Vec<Vec<usize>> = vec![Vec::new(); self.nodes];
+        for (_, (a, b, _)) in self.live() {
+            out[*a].push(*b);
+            inc[*b].push(*a);
+        }
+        let mut stack = vec![entry];
+        fwd[entry] = true;
+        while let Some(n) = stack.pop() {
+            for &m in &out[n] {
+                if !fwd[m] {
+                    fwd[m] = true;
+                    stack.push(m);
+                }
+            }
+        }
+        stack.push(exit);
+        bwd[exit] = true;
+        while let Some(n) = stack.pop() {
+            for &m in &inc[n] {
+                if !bwd[m] {
+                    bwd[m] = true;
+                    stack.push(m);
+                }
+            }
+        }
+        for e in self.edges.iter_mut() {
+            if let Some((a, b, _)) = e {
+                let keep = fwd[*a] && bwd[*a] && fwd[*b] && bwd[*b];
+                if !keep {
+                    *e = None;
+                }
+            }
+        }
+    }
+
+    /// One round of simplification (linear in the graph size); true when something
+    /// changed.
+    fn simplify_round(&mut self, entry: usize, exit: usize) -> bool {
+        let mut changed = false;
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); self.nodes];
+        let mut inc: Vec<Vec<usize>> = vec![Vec::new(); self.nodes];
+        for (i, (a, b, _)) in self.live() {
+            out[*a].push(i);
+            inc[*b].push(i);
+        }
+        // Duplicate parallel skips.
+        for u in 0..self.nodes {
+            let mut seen: Vec<usize> = Vec::new();
+            let mut dropped: Vec<usize> = Vec::new();
+            for &i in &out[u] {
+                if let Some((_, v, e)) = &self.edges[i] {
+                    if e.is_skip() {
+                        if seen.contains(v) {
+                            dropped.push(i);
+                        } else {
+                            seen.push(*v);
+                        }
+                    }
+                }
+            }
+            for i in dropped {
+                if let Some((a, b, _)) = self.edges[i].take() {
+                    out[a].retain(|&x| x != i);
+                    inc[b].retain(|&x| x != i);
+                    changed = true;
+                }
+            }
+        }
+        // Contract skip edges.
+        for i in 0..self.edges.len() {
+            let (u, v) = match &self.edges[i] {
+                Some((u, v, e)) if e.is_skip() && u != v => (*u, *v),
+                _ => continue,
+            };
+            if u != entry && out[u].len() == 1 {
+                self.edges[i] = None;
+                inc[v].retain(|&x| x != i);
+                for j in std::mem::take(&mut inc[u]) {
+                    if let Some((_, b, _)) = &mut self.edges[j] {
+                        *b = v;
+                    }
+                    inc[v].push(j);
+                }
+                out[u].clear();
+                changed = true;
+            } else if v != exit && inc[v].len() == 1 {
+                self.edges[i] = None;
+                out[u].retain(|&x| x != i);
+                for j in std::mem::take(&mut out[v]) {
+                    if let Some((a, _, _)) = &mut self.edges[j] {
+                        *a = u;
+                    }
+                    out[u].push(j);
+                }
+                inc[v].clear();
+                changed = true;
+            }
+        }
+        // Merge straight-line chains of blocks.
+        for n in 0..self.nodes {
+            if n == entry || n == exit || inc[n].len() != 1 || out[n].len() != 1 {
+                continue;
+            }
+            let (i, o) = (inc[n][0], out[n][0]);
+            if i == o {
+                continue;
+            }
+            let both_blocks = matches!(
+                (&self.edges[i], &self.edges[o]),
+                (Some((_, _, Edge::Block(_))), Some((_, _, Edge::Block(_))))
+            );
+            if !both_blocks {
+                continue;
+            }
+            let Some((_, to, Edge::Block(tail))) = self.edges[o].take() else {
+                continue;
+            };
+            if let Some((_, b, Edge::Block(head))) = &mut self.edges[i] {
+                head.extend(tail);
+                *b = to;
+            }
+            for x in inc[to].iter_mut() {
+                if *x == o {
+                    *x = i;
+                }
+            }
+            inc[n].clear();
+            out[n].clear();
+            changed = true;
+        }
+        changed
+    }
+
+    pub fn finish(
+        mut self,
+        entry: usize,
+        exit: usize,
+    ) -> (DiGraph<Node, Edge>, NodeIndex, NodeIndex) {
+        loop {
+            self.prune(entry, exit);
+            if !self.simplify_round(entry, exit) {
+                break;
+            }
+        }
+        self.prune(entry, exit);
+        for (_, _, e) in self.edges.iter_mut().flatten() {
+            if let Edge::Block(stmts) = e {
+                drop_repeated_assumes(stmts);
+            }
+        }
+        let mut order: Vec<Option<usize>> = vec![None; self.nodes];
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); self.nodes];
+        for (_, (a, b, _)) in self.live() {
+            out[*a].push(*b);
+        }
+        let mut next = 0usize;
+        let mut queue = VecDeque::new();
+        order[entry] = Some(next);
+        next += 1;
+        queue.push_back(entry);
+        while let Some(n) = queue.pop_front() {
+            for &m in &out[n] {
+                if order[m].is_none() && m != exit {
+                    order[m] = Some(next);
+                    next += 1;
+                    queue.push_back(m);
+                }
+            }
+        }
+        if entry != exit {
+            order[exit] = Some(next);
+            next += 1;
+        }
+        let mut graph = DiGraph::new();
+        let mut idx = Vec::with_capacity(next);
+        for i in 0..next {
+            let kind = if i == 0 {
+                Node::Entry
+            } else if i + 1 == next {
+                Node::Exit
+            } else {
+                Node::Inner
+            };
+            idx.push(graph.add_node(kind));
+        }
+        let mut edges: Vec<(usize, usize, usize, Edge)> = Vec::new();
+        for (i, e) in self.edges.into_iter().enumerate() {
+            if let Some((a, b, e)) = e {
+                if let (Some(a), Some(b)) = (order[a], order[b]) {
+                    edges.push((a, i, b, e));
+                }
+            }
+        }
+        edges.sort_by_key(|(a, i, _, _)| (*a, *i));
+        for (a, _, b, e) in edges {
+            graph.add_edge(idx[a], idx[b], e);
+        }
+        let entry_ix = idx[0];
+        let exit_ix = idx[next - 1];
+        (graph, entry_ix, exit_ix)
+    }
+}
+
+/// True when `e` reads something `p` denotes (the whole field array for a field place).
+fn mentions(e: &Expr, p: &Place) -> bool {
+    match e {
+        Expr::Var(v) => *p == Place::Var(*v),
+        Expr::Global(g) => *p == Place::Global(*g),
+        Expr::Field { obj, field } => {
+            matches!(p, Place::Field { field: f, .. } if f == field) || mentions(obj, p)
+        }
+        Expr::Int(_) | Expr::Bool(_) | Expr::Null => false,
+        Expr::Unary { arg, .. } => mentions(arg, p),
+        Expr::Binary { lhs, rhs, .. } => mentions(lhs, p) || mentions(rhs, p),
+        Expr::Ite {
+            cond,
+            then_expr,
+            else_expr,
+        } => mentions(cond, p) || mentions(then_expr, p) || mentions(else_expr, p),
+    }
+}
+
+/// Remove an `assume e` that repeats an earlier one of the same block when nothing `e`
+/// reads was written in between (null checks of consecutive accesses).
+fn drop_repeated_assumes(stmts: &mut Vec<Located<Stmt>>) {
+    let mut known: Vec<Expr> = Vec::new();
+    stmts.retain(|s| match &s.node {
+        Stmt::Assume(e) => {
+            if known.contains(e) {
+                false
+            } else {
+                known.push(e.clone());
+                true
+            }
+        }
+        Stmt::Assign { place, .. } | Stmt::Havoc(place) => {
+            known.retain(|k| !mentions(k, place));
+            true
+        }
+        Stmt::Alloc { var, .. } => {
+            let p = Place::Var(*var);
+            known.retain(|k| !mentions(k, &p));
+            true
+        }
+    });
+}
