@@ -5,34 +5,10 @@
 //! The number of cases is `CFP_FUZZ_CASES` (default 100,000), split between random
 //! bytes, random token soups, and token/character mutations of valid programs.
 
+mod fuzz_rng;
 use cfp_syntax::lexer::{lex, TokenKind};
 use cfp_syntax::{dump_program, parse_program, LineIndex};
-
-/// xorshift64* — tiny, deterministic, good enough for fuzzing.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
+use fuzz_rng::Rng;
 
 const VOCAB: &[&str] = &[
     "class",

@@ -7,35 +7,11 @@
 
 mod spec_common;
 
+mod fuzz_rng;
 use cfp_syntax::{
     api_signatures, check_spec, parse_spec, print_spec, strip_spans, Diagnostic, LineIndex, SpecUse,
 };
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
+use fuzz_rng::Rng;
 
 const FRAGMENTS: &[&str] = &[
     "S",

@@ -407,19 +407,23 @@ impl<'a> Parser<'a> {
             return false;
         }
         if self.depth >= MAX_DEPTH || self.tree_depth >= MAX_TREE_DEPTH {
-            let t = self.peek();
-            self.last_error_tok = self.pos;
-            self.diags.push(Diagnostic::error(
-                "nesting-too-deep",
-                t.span,
-                format!("nesting is too deep (more than {MAX_DEPTH} levels)"),
+            return self.too_deep(format!(
+                "nesting is too deep (more than {MAX_DEPTH} levels)"
             ));
-            self.bailing = true;
-            return false;
         }
         self.depth += 1;
         self.tree_depth += 1;
         true
+    }
+
+    /// Report `nesting-too-deep` at the current token and start bailing out; false.
+    fn too_deep(&mut self, message: String) -> bool {
+        let t = self.peek();
+        self.last_error_tok = self.pos;
+        self.diags
+            .push(Diagnostic::error("nesting-too-deep", t.span, message));
+        self.bailing = true;
+        false
     }
 
     /// Account for one more level of a left-nested chain (no recursion); false when the
@@ -430,15 +434,9 @@ impl<'a> Parser<'a> {
             return false;
         }
         if self.tree_depth >= MAX_TREE_DEPTH {
-            let t = self.peek();
-            self.last_error_tok = self.pos;
-            self.diags.push(Diagnostic::error(
-                "nesting-too-deep",
-                t.span,
-                format!("expression is too deeply nested (more than {MAX_TREE_DEPTH} levels)"),
+            return self.too_deep(format!(
+                "expression is too deeply nested (more than {MAX_TREE_DEPTH} levels)"
             ));
-            self.bailing = true;
-            return false;
         }
         self.tree_depth += 1;
         true
