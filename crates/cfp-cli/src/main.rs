@@ -3,6 +3,7 @@
 //! ```text
 //! cfp parse FILE...                         diagnostics only (exit 0, or 3 on errors)
 //! cfp cfa PROGRAM --spec SPEC [--dot]       the instrumented control-flow automata
+//! cfp include GRAMMAR --spec SPEC [--json]   decide L(GRAMMAR) ⊆ L(SPEC)
 //! ```
 //! Exit codes: 0 success / verified, 1 violation, 2 unknown, 3 bad input (diagnostics on
 //! stderr as `file:line:col: message`). Only this crate touches files and processes.
@@ -59,6 +60,29 @@ enum Command {
         #[arg(long)]
         no_instrument: bool,
     },
+    /// Decide whether every word of GRAMMAR is in SPEC (L(GRAMMAR) ⊆ L(SPEC)).
+    ///
+    /// Exit 0 included, 1 not included (prints a shortest counterexample word and its
+    /// derivation over GRAMMAR), 2 unknown (budget or timeout), 3 bad input.
+    Include {
+        /// The grammar G, in the spec syntax (wildcard declarations optional).
+        grammar: PathBuf,
+        /// The spec S.
+        #[arg(long)]
+        spec: PathBuf,
+        /// Print one JSON object: result, counterexample, reason, certificate, stats.
+        #[arg(long)]
+        json: bool,
+        /// Budget of engine steps before answering `unknown`.
+        #[arg(long, value_name = "N")]
+        max_steps: Option<u64>,
+        /// Wall-clock limit in seconds before answering `unknown`.
+        #[arg(long, value_name = "SECS")]
+        timeout: Option<f64>,
+        /// Leave the wall-clock time out of the output, so reruns print identical bytes.
+        #[arg(long)]
+        no_timing: bool,
+    },
 }
 
 /// Stack for the worker thread: trees may be up to `cfp_syntax::parser::MAX_TREE_DEPTH`
@@ -103,6 +127,21 @@ fn run() -> u8 {
             dot,
             entry,
             instrument: !no_instrument,
+        }),
+        Command::Include {
+            grammar,
+            spec,
+            json,
+            max_steps,
+            timeout,
+            no_timing,
+        } => commands::include::run(&commands::include::IncludeArgs {
+            grammar,
+            spec,
+            json,
+            max_steps,
+            timeout,
+            no_timing,
         }),
     }
 }

@@ -14,5 +14,31 @@ pub mod inclusion;
 
 pub use inclusion::{
     check_inclusion, recheck_certificate, Certificate, CertificateError, Counterexample,
-    InclusionOptions, InclusionResult, Progress, Proof, UnknownReason,
+    CounterCertificate, InclusionOptions, InclusionResult, NonterminalCounter, Progress, Proof,
+    UnknownReason,
 };
+pub mod counter;
+pub mod effects;
+mod shortest;
+
+pub use counter::{Bound, CounterKind, CounterValues};
+pub use effects::{EffectsCertificate, Entry, Machine, NonterminalEffects, Relation};
+pub mod clean;
+
+pub use clean::{clean, first_sets, nullable, productive, reachable, Cleaned};
+pub mod earley;
+
+pub use earley::{parse, recognizes, word_in};
+pub mod bench_grammars;
+pub mod normal;
+
+pub use normal::{greibach, Gnf, NormalFormError};
+pub mod enumerate;
+
+pub use enumerate::{enumerate, words_up_to, Enumeration};
+pub mod random;
+
+pub use random::{random_grammar, RandomShape};
+pub mod render;
+
+pub use render::{derivation_dot, derivation_text, grammar_dot};

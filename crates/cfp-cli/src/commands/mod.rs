@@ -1,4 +1,5 @@
 //! One module per subcommand.
 
 pub mod cfa;
+pub mod include;
 pub mod parse;

@@ -1,0 +1,386 @@
+//! `cfp include GRAMMAR --spec SPEC`: decide L(GRAMMAR) ⊆ L(SPEC) with the inclusion
+//! engine of `cfp-grammar` (DESIGN.md §2 "CLI contract", §3 "Inclusion engine").
+//!
+//! Exit codes: 0 included, 1 not included (a counterexample word is printed), 2 unknown
+//! (budget, timeout), 3 bad input (diagnostics on stderr).
+//!
+//! Output is deterministic: the only varying datum is the wall-clock time, which appears
+//! only as `stats.time_ms` in `--json` output and in the `stats:` line of the human output,
+//! and `--no-timing` leaves it out so that two runs print byte-identical text.
+//!
+//! `--json` prints exactly one object, fields in this order:
+//! ```text
+//! {"result": "included" | "not-included" | "unknown",
+//!  "counterexample": {"length": N, "word": ["$1.lock()", ...], "derivation": TREE},  // not-included only
+//!  "reason": "...",                                                                  // unknown only
+//!  "certificate": {...},                                                             // included only
+//!  "stats": {"steps": N, "time_ms": T}}
+//! ```
+//! where `TREE` is `{"production": "F1 -> A F2", "children": [CHILD, ...]}` with one child
+//! per right-hand-side symbol: a terminal as its spec spelling (`"$1.lock()"`), a
+//! nonterminal as its subtree. ε-productions print as `"F8 -> ε"` with no children.
+
+use crate::input::SourceFile;
+use crate::EXIT_BAD_INPUT;
+use cfp_grammar::{
+    check_inclusion, Certificate, Derivation, DerivationChild, Grammar, InclusionOptions,
+    InclusionResult, Progress, UnknownReason,
+};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Read the clock on every this many progress reports (one report per engine step).
+const CLOCK_EVERY: u64 = 256;
+
+/// Exit code: L(G) ⊆ L(S).
+pub const EXIT_INCLUDED: u8 = 0;
+/// Exit code: a word of L(G) \ L(S) was found.
+pub const EXIT_NOT_INCLUDED: u8 = 1;
+/// Exit code: undecided within the budget.
+pub const EXIT_UNKNOWN: u8 = 2;
+
+/// Arguments of `cfp include`.
+pub struct IncludeArgs {
+    /// The grammar G (a program abstraction, or any grammar in the spec syntax).
+    pub grammar: PathBuf,
+    /// The spec S.
+    pub spec: PathBuf,
+    /// Print one JSON object instead of text.
+    pub json: bool,
+    /// Saturation step budget (engine default when `None`).
+    pub max_steps: Option<u64>,
+    /// Wall-clock limit in seconds.
+    pub timeout: Option<f64>,
+    /// Leave the wall-clock time out of the output (byte-identical reruns).
+    pub no_timing: bool,
+}
+
+/// Why `cfp include` could not start the check (exit 3).
+#[derive(Debug, thiserror::Error)]
+pub enum IncludeError {
+    /// `--timeout` is negative, zero, not finite or absurdly large.
+    #[error("cfp include: --timeout must be a positive number of seconds, got {0}")]
+    BadTimeout(f64),
+    /// `--max-steps 0` would answer `unknown` without looking.
+    #[error("cfp include: --max-steps must be at least 1")]
+    ZeroSteps,
+}
+
+/// Run `cfp include`; returns the exit code.
+pub fn run(args: &IncludeArgs) -> u8 {
+    let timeout = match validate(args) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let (g_file, s_file) = (
+        load(&args.grammar, Role::Grammar),
+        load(&args.spec, Role::Spec),
+    );
+    let (Some(g), Some(s)) = (g_file, s_file) else {
+        return EXIT_BAD_INPUT;
+    };
+
+    let mut opts = InclusionOptions::default();
+    if let Some(n) = args.max_steps {
+        opts.max_steps = n;
+    }
+    // A report on every step: the last one is the exact step count for `stats`, and the
+    // clock is read on every `CLOCK_EVERY`-th report so a timeout is honoured promptly.
+    opts.progress_every = 1;
+
+    let started = Instant::now();
+    let deadline = timeout.map(|t| started + t);
+    let mut last_steps = 0u64;
+    let mut reports = 0u64;
+    let mut timed_out = false;
+    let result = check_inclusion(&g, &s, &opts, &mut |p: &Progress| {
+        last_steps = last_steps.max(p.steps);
+        reports += 1;
+        match deadline {
+            Some(d) if reports % CLOCK_EVERY == 0 && Instant::now() >= d => {
+                timed_out = true;
+                ControlFlow::Break(())
+            }
+            _ => ControlFlow::Continue(()),
+        }
+    });
+    let elapsed = started.elapsed();
+
+    let steps = match &result {
+        InclusionResult::Unknown(
+            UnknownReason::StepBudget { steps } | UnknownReason::Stopped { steps },
+        ) => (*steps).max(last_steps),
+        _ => last_steps,
+    };
+    let stats = Stats {
+        steps,
+        time_ms: (!args.no_timing).then(|| (elapsed.as_secs_f64() * 1e6).round() / 1e3),
+    };
+    let reason = match &result {
+        InclusionResult::Unknown(r @ UnknownReason::Stopped { .. }) if timed_out => {
+            let secs = timeout.map_or(0.0, |t| t.as_secs_f64());
+            Some(format!("timeout of {secs} s reached: {r}"))
+        }
+        InclusionResult::Unknown(r) => Some(r.to_string()),
+        _ => None,
+    };
+
+    let text = if args.json {
+        let report = JsonReport::new(&g, &result, reason, stats);
+        match serde_json::to_string(&report) {
+            Ok(text) => text + "\n",
+            Err(e) => {
+                eprintln!("cfp include: cannot print the result as JSON: {e}");
+                return 101;
+            }
+        }
+    } else {
+        render_text(&g, &result, reason.as_deref(), &stats)
+    };
+    // A closed pipe (`cfp include … | head`) is not an error of ours: the exit code stays.
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("cfp include: cannot write the result: {e}");
+        }
+    }
+    match result {
+        InclusionResult::Included(_) => EXIT_INCLUDED,
+        InclusionResult::NotIncluded(_) => EXIT_NOT_INCLUDED,
+        InclusionResult::Unknown(_) => EXIT_UNKNOWN,
+    }
+}
+
+fn validate(args: &IncludeArgs) -> Result<Option<Duration>, IncludeError> {
+    if args.max_steps == Some(0) {
+        return Err(IncludeError::ZeroSteps);
+    }
+    match args.timeout {
+        None => Ok(None),
+        Some(t) => Duration::try_from_secs_f64(t)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .map(Some)
+            .ok_or(IncludeError::BadTimeout(t)),
+    }
+}
+
+/// Which side of the inclusion a file is on: it decides how wildcards are checked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// G: wildcard declarations optional.
+    Grammar,
+    /// S: a protocol when it declares wildcards (then every wildcard must be declared),
+    /// else a plain grammar.
+    Spec,
+}
+
+/// Read, parse and check one grammar file, printing its diagnostics; `None` on errors.
+fn load(path: &Path, role: Role) -> Option<Grammar> {
+    let file = match SourceFile::read(path) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{e}");
+            return None;
+        }
+    };
+    let parsed = cfp_syntax::parse_spec(&file.text);
+    let mut diags = parsed.diagnostics.clone();
+    if !cfp_syntax::has_errors(&diags) {
+        let usage = if role == Role::Spec && !parsed.tree.wildcards.is_empty() {
+            cfp_syntax::SpecUse::Protocol
+        } else {
+            cfp_syntax::SpecUse::Grammar
+        };
+        diags.extend(cfp_syntax::check_spec(&parsed.tree, usage));
+        diags.sort_by_key(|d| d.span.start);
+    }
+    if file.report(&diags) {
+        return None;
+    }
+    Some(Grammar::from_spec(&parsed.tree))
+}
+
+/// Counters of one run.
+#[derive(Serialize)]
+struct Stats {
+    /// Engine steps (as last reported through progress, or by the unknown reason).
+    steps: u64,
+    /// Wall-clock milliseconds; absent with `--no-timing`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_ms: Option<f64>,
+}
+
+/// The `--json` object (field order is the output order).
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    result: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counterexample: Option<CounterexampleJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    certificate: Option<&'a Certificate>,
+    stats: Stats,
+}
+
+/// A counterexample as printed: the word in spec spelling and its derivation over G.
+#[derive(Serialize)]
+struct CounterexampleJson {
+    length: usize,
+    word: Vec<String>,
+    derivation: DerivationJson,
+}
+
+/// One derivation node: the production applied (`"F1 -> A F2"`) and one child per
+/// right-hand-side symbol.
+#[derive(Serialize)]
+struct DerivationJson {
+    production: String,
+    children: Vec<ChildJson>,
+}
+
+/// A terminal leaf (its spelling) or a subtree.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ChildJson {
+    Terminal(String),
+    Node(DerivationJson),
+}
+
+impl<'a> JsonReport<'a> {
+    fn new(
+        g: &Grammar,
+        result: &'a InclusionResult,
+        reason: Option<String>,
+        stats: Stats,
+    ) -> JsonReport<'a> {
+        let (name, counterexample, certificate) = match result {
+            InclusionResult::Included(c) => ("included", None, Some(c)),
+            InclusionResult::NotIncluded(cex) => (
+                "not-included",
+                Some(CounterexampleJson {
+                    length: cex.word.len(),
+                    word: word_names(g, cex),
+                    derivation: derivation_json(g, &cex.derivation),
+                }),
+                None,
+            ),
+            InclusionResult::Unknown(_) => ("unknown", None, None),
+        };
+        JsonReport {
+            result: name,
+            counterexample,
+            reason,
+            certificate,
+            stats,
+        }
+    }
+}
+
+/// The counterexample word in spec spelling (G's terminal names; the engine's own
+/// spelling when it provides one for every letter).
+fn word_names(g: &Grammar, cex: &cfp_grammar::Counterexample) -> Vec<String> {
+    if cex.word_names.len() == cex.word.len() {
+        cex.word_names.clone()
+    } else {
+        cex.word
+            .iter()
+            .map(|t| g.terminal_name(*t).to_string())
+            .collect()
+    }
+}
+
+/// `lhs -> rhs` of production `d.production` of `g`.
+fn production_text(g: &Grammar, d: &Derivation) -> String {
+    let p = g.production(d.production);
+    format!(
+        "{} -> {}",
+        g.nonterminal_name(p.lhs),
+        g.rhs_to_string(&p.rhs)
+    )
+}
+
+fn derivation_json(g: &Grammar, d: &Derivation) -> DerivationJson {
+    DerivationJson {
+        production: production_text(g, d),
+        children: d
+            .children
+            .iter()
+            .map(|c| match c {
+                DerivationChild::Terminal(t) => ChildJson::Terminal(g.terminal_name(*t).into()),
+                DerivationChild::Node(n) => ChildJson::Node(derivation_json(g, n)),
+            })
+            .collect(),
+    }
+}
+
+/// The human-readable report: verdict line, then the word and an indented derivation
+/// (not included), the reason (unknown) or the proof kind (included), then statistics.
+fn render_text(
+    g: &Grammar,
+    result: &InclusionResult,
+    reason: Option<&str>,
+    stats: &Stats,
+) -> String {
+    let mut out = String::new();
+    match result {
+        InclusionResult::Included(cert) => {
+            out.push_str("included: every word of the grammar is in the spec\n");
+            let kind = serde_json::to_value(&cert.proof)
+                .ok()
+                .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string))
+                .unwrap_or_else(|| "proof".to_string());
+            let _ = writeln!(out, "proof: {kind}");
+        }
+        InclusionResult::NotIncluded(cex) => {
+            let words = word_names(g, cex);
+            let _ = writeln!(
+                out,
+                "not included: a word of length {} is in the grammar but not in the spec",
+                words.len()
+            );
+            let shown = if words.is_empty() {
+                "ε".to_string()
+            } else {
+                words.join(" ")
+            };
+            let _ = writeln!(out, "word: {shown}");
+            out.push_str("derivation:\n");
+            render_tree(g, &cex.derivation, 1, &mut out);
+        }
+        InclusionResult::Unknown(r) => {
+            let _ = writeln!(
+                out,
+                "unknown: {}",
+                reason.map_or_else(|| r.to_string(), str::to_string)
+            );
+        }
+    }
+    let _ = write!(out, "stats: {} steps", stats.steps);
+    if let Some(ms) = stats.time_ms {
+        let _ = write!(out, ", {ms:.1} ms");
+    }
+    out.push('\n');
+    out
+}
+
+fn render_tree(g: &Grammar, d: &Derivation, depth: usize, out: &mut String) {
+    let indent = "  ".repeat(depth);
+    let _ = writeln!(out, "{indent}{}", production_text(g, d));
+    for c in &d.children {
+        match c {
+            DerivationChild::Terminal(t) => {
+                let _ = writeln!(out, "{indent}  {}", g.terminal_name(*t));
+            }
+            DerivationChild::Node(n) => render_tree(g, n, depth + 1, out),
+        }
+    }
+}

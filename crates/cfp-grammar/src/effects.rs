@@ -1,0 +1,739 @@
+//! Layer 3 of the inclusion engine (DESIGN.md §3): effects of words on the real-time
+//! nondeterministic machine of the spec, saturated over the program grammar's dotted items
+//! in Knuth's shortest-derivation order (Knuth 1977, "A generalization of Dijkstra's
+//! algorithm"; superior functions — here: sums of word lengths).
+//!
+//! **The machine.** From the ε-free Greibach form of S ([`crate::normal::greibach`]): a
+//! configuration is a stack of GNF nonterminals (top first), the start configuration is
+//! `[S]`; reading `a` with top `A` replaces `A` by `B1 … Bk` for each `A -> a B1 … Bk`. A
+//! non-empty word is in L(S) iff `[S]` can reach the empty stack reading it; ε is handled by
+//! `accepts_empty`. Every step reads a symbol (real time), so the machine never loops.
+//!
+//! **Entries and effects.** An [`Entry`] `(α, β)` says "from every stack α·γ the machine can
+//! reach β·γ reading the word, without touching γ". Its meaning ⟦(α, β)⟧ is the set of
+//! pairs (α·γ, β·γ). The *effect* of a word is the (exact) set of stack pairs it connects;
+//! a [`Relation`] is a finite set of entries whose meaning is contained in the effect. We keep
+//! relations *minimal* (no entry is a suffix-extension of another) and ordered by
+//! `R1 ⊑ R2 ⟺ ⟦R1⟧ ⊆ ⟦R2⟧ ⟺ every entry of R1 extends an entry of R2` ([`leq`]).
+//! Composition is exact on meanings: ⟦R1 ∘ R2⟧ = ⟦R1⟧ ; ⟦R2⟧ ([`compose`]).
+//!
+//! **Bound K.** Entries with |α| > K or |β| > K are *dropped*. Dropping only shrinks a
+//! meaning, so computed relations stay under-approximations of the true effects: if every
+//! relation found for G's start symbol accepts, every word of L(G) is accepted (a proof).
+//! A rejecting relation may be an artefact of K; the caller confirms every rejecting word by
+//! an exact Earley parse of S and raises K otherwise (iterative deepening).
+//!
+//! **Antichains.** Because the machine is nondeterministic, the effects of the words of a
+//! nonterminal are not merged: each nonterminal keeps the ⊑-minimal relations found (a
+//! smaller relation is harder to accept, so it subsumes bigger ones).
+//!
+//! **Inductive invariant (what [`check_invariant`] verifies).** For every nonterminal A of
+//! G a set Anti(A) such that for every production `A -> X1 … Xk` and every choice
+//! `Ri ∈ Anti(Xi)` (for a terminal: its exact one-step relation) the bounded composition
+//! `R1 ∘ … ∘ Rk` is ⊒ some member of Anti(A). By induction on derivations, every word w of
+//! L(A) has some R ∈ Anti(A) with ⟦R⟧ ⊆ effect(w); so if every member of Anti(start)
+//! accepts, L(G) ⊆ L(S).
+
+use crate::cfg::{Derivation, DerivationChild, Grammar, NontermId, ProdId, Sym, TermId};
+use crate::inclusion::{Budget, UnknownReason};
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap, HashSet};
+
+/// One entry of an effect relation: pop `pop`, push `push` (stacks written top first,
+/// symbols are GNF nonterminal ids of the machine).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Entry {
+    /// The stack prefix that is consumed (top first).
+    pub pop: Vec<u32>,
+    /// The stack prefix that replaces it (top first).
+    pub push: Vec<u32>,
+}
+
+/// A set of entries, sorted and minimal (see the module documentation).
+pub type Relation = Vec<Entry>;
+
+/// The real-time nondeterministic machine of a spec: its ε-free Greibach form.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Machine {
+    /// The GNF grammar (every production `A -> a B1 … Bk`), same terminals as S.
+    pub grammar: Grammar,
+    /// ε ∈ L(S).
+    pub accepts_empty: bool,
+}
+
+impl Machine {
+    /// The machine of a spec grammar, via [`crate::normal::greibach`].
+    pub fn of_spec(s: &Grammar) -> Result<Machine, String> {
+        let gnf = crate::normal::greibach(s).map_err(|e| e.to_string())?;
+        let m = Machine {
+            grammar: gnf.grammar,
+            accepts_empty: gnf.accepts_empty,
+        };
+        m.validate()?;
+        Ok(m)
+    }
+
+    /// Check the Greibach shape and that every id is in range.
+    pub fn validate(&self) -> Result<(), String> {
+        let g = &self.grammar;
+        if g.start.index() >= g.nonterminals.len() {
+            return Err("machine start symbol out of range".into());
+        }
+        for (i, p) in g.productions.iter().enumerate() {
+            let ok_lhs = p.lhs.index() < g.nonterminals.len();
+            let ok_first = matches!(p.rhs.first(), Some(Sym::T(t)) if t.index() < g.terminals.len());
+            let ok_rest = p.rhs.iter().skip(1).all(|s| match s {
+                Sym::N(n) => n.index() < g.nonterminals.len(),
+                Sym::T(_) => false,
+            });
+            if !(ok_lhs && ok_first && ok_rest) {
+                return Err(format!("machine production {i} is not in Greibach form"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The exact one-step relation of the terminal named `name`: `([A], [B1 … Bk])` for each
+    /// `A -> a B1 … Bk` (empty when the machine does not know the name).
+    pub fn step_relation(&self, name: &str) -> Relation {
+        let Some(t) = self.grammar.find_terminal(name) else {
+            return Vec::new();
+        };
+        let mut es = Vec::new();
+        for p in &self.grammar.productions {
+            if p.rhs.first() != Some(&Sym::T(t)) {
+                continue;
+            }
+            let push = p
+                .rhs
+                .iter()
+                .skip(1)
+                .filter_map(|s| match s {
+                    Sym::N(n) => Some(n.0),
+                    Sym::T(_) => None,
+                })
+                .collect();
+            es.push(Entry {
+                pop: vec![p.lhs.0],
+                push,
+            });
+        }
+        normalize(es, usize::MAX)
+    }
+
+    /// Whether a relation witnesses acceptance: it contains `([start], [])`, or it contains
+    /// the identity `([], [])` (only ε has it: the machine is real-time) and ε ∈ L(S).
+    pub fn accepts(&self, r: &[Entry]) -> bool {
+        let s = self.grammar.start.0;
+        r.iter().any(|e| {
+            (e.pop.len() == 1 && e.pop[0] == s && e.push.is_empty())
+                || (self.accepts_empty && e.pop.is_empty() && e.push.is_empty())
+        })
+    }
+}
+
+/// Compose two entries (`a` then `b`); `None` when the stacks do not fit.
+pub fn compose_entry(a: &Entry, b: &Entry) -> Option<Entry> {
+    if a.push.len() >= b.pop.len() {
+        if a.push[..b.pop.len()] != b.pop[..] {
+            return None;
+        }
+        let mut push = b.push.clone();
+        push.extend_from_slice(&a.push[b.pop.len()..]);
+        Some(Entry {
+            pop: a.pop.clone(),
+            push,
+        })
+    } else {
+        if b.pop[..a.push.len()] != a.push[..] {
+            return None;
+        }
+        let mut pop = a.pop.clone();
+        pop.extend_from_slice(&b.pop[a.push.len()..]);
+        Some(Entry {
+            pop,
+            push: b.push.clone(),
+        })
+    }
+}
+
+/// Whether `e` is `f` extended by a common bottom part δ (possibly empty): ⟦e⟧ ⊆ ⟦f⟧.
+pub fn extends(e: &Entry, f: &Entry) -> bool {
+    e.pop.len() >= f.pop.len()
+        && e.push.len() >= f.push.len()
+        && e.pop.len() - f.pop.len() == e.push.len() - f.push.len()
+        && e.pop.starts_with(&f.pop)
+        && e.push.starts_with(&f.push)
+        && e.pop[f.pop.len()..] == e.push[f.push.len()..]
+}
+
+/// Drop entries longer than `k`, sort, and remove entries that extend another one.
+pub fn normalize(mut es: Vec<Entry>, k: usize) -> Relation {
+    es.retain(|e| e.pop.len() <= k && e.push.len() <= k);
+    es.sort_by(|a, b| {
+        (a.pop.len() + a.push.len())
+            .cmp(&(b.pop.len() + b.push.len()))
+            .then_with(|| a.cmp(b))
+    });
+    es.dedup();
+    let mut kept: Vec<Entry> = Vec::with_capacity(es.len());
+    for e in es {
+        if !kept.iter().any(|f| extends(&e, f)) {
+            kept.push(e);
+        }
+    }
+    kept.sort();
+    kept
+}
+
+/// `r1 ⊑ r2`: ⟦r1⟧ ⊆ ⟦r2⟧ (every entry of r1 extends one of r2).
+pub fn leq(r1: &[Entry], r2: &[Entry]) -> bool {
+    r1.iter().all(|e| r2.iter().any(|f| extends(e, f)))
+}
+
+/// The bounded composition `r1 ∘ r2` (first r1, then r2), entries longer than `k` dropped.
+pub fn compose(r1: &[Entry], r2: &[Entry], k: usize) -> Relation {
+    let mut out = Vec::new();
+    for a in r1 {
+        for b in r2 {
+            if let Some(c) = compose_entry(a, b) {
+                if c.pop.len() <= k && c.push.len() <= k {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    normalize(out, k)
+}
+
+/// The identity relation (effect of ε).
+pub fn identity() -> Relation {
+    vec![Entry {
+        pop: Vec::new(),
+        push: Vec::new(),
+    }]
+}
+
+/// Interned relations with memoised composition and order.
+struct Rels {
+    list: Vec<Relation>,
+    index: HashMap<Relation, u32>,
+    compose_memo: HashMap<(u32, u32), u32>,
+    leq_memo: HashMap<(u32, u32), bool>,
+    k: usize,
+}
+
+impl Rels {
+    fn new(k: usize) -> Rels {
+        Rels {
+            list: Vec::new(),
+            index: HashMap::new(),
+            compose_memo: HashMap::new(),
+            leq_memo: HashMap::new(),
+            k,
+        }
+    }
+
+    fn intern(&mut self, r: Relation) -> u32 {
+        if let Some(&i) = self.index.get(&r) {
+            return i;
+        }
+        let i = self.list.len() as u32;
+        self.list.push(r.clone());
+        self.index.insert(r, i);
+        i
+    }
+
+    fn compose(&mut self, a: u32, b: u32) -> u32 {
+        if let Some(&c) = self.compose_memo.get(&(a, b)) {
+            return c;
+        }
+        let r = compose(&self.list[a as usize], &self.list[b as usize], self.k);
+        let c = self.intern(r);
+        self.compose_memo.insert((a, b), c);
+        c
+    }
+
+    fn leq(&mut self, a: u32, b: u32) -> bool {
+        if a == b {
+            return true;
+        }
+        if let Some(&x) = self.leq_memo.get(&(a, b)) {
+            return x;
+        }
+        let x = leq(&self.list[a as usize], &self.list[b as usize]);
+        self.leq_memo.insert((a, b), x);
+        x
+    }
+}
+
+/// How a finalized item was derived.
+#[derive(Clone, Copy, Debug)]
+enum ItemBack {
+    /// Dot at 0.
+    Start,
+    /// Moved over a terminal from the item.
+    Term(u32),
+    /// Moved over a nonterminal: the item before and the node of the nonterminal.
+    Nt(u32, u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    prod: u32,
+    dot: u32,
+    rel: u32,
+    len: u64,
+    back: ItemBack,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    nt: u32,
+    rel: u32,
+    len: u64,
+    /// The completed item it came from.
+    item: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Cand {
+    Item(Item),
+    Node(Node),
+}
+
+/// What a saturation run ended with.
+pub(crate) enum SatOutcome {
+    /// The queue ran empty and every start relation accepts: the antichain per nonterminal
+    /// of G (empty for nonterminals outside the live part).
+    Proved(Vec<Vec<Relation>>),
+    /// A start relation rejects: its shortest word's derivation over G (and length).
+    Rejected(Derivation),
+    /// A budget ended the run.
+    Stopped(UnknownReason),
+}
+
+/// One saturation over the live productions of G with the machine and bound `k`.
+pub(crate) struct Saturation<'a> {
+    g: &'a Grammar,
+    machine: &'a Machine,
+    rels: Rels,
+    term_rel: Vec<u32>,
+    items: Vec<Item>,
+    item_best: HashMap<(u32, u32, u32), u64>,
+    item_final: HashSet<(u32, u32, u32)>,
+    nodes: Vec<Node>,
+    node_best: HashMap<(u32, u32), u64>,
+    node_final: HashSet<(u32, u32)>,
+    by_nt: Vec<Vec<u32>>,
+    waiting: Vec<Vec<u32>>,
+    heap: BinaryHeap<Reverse<(u64, u64)>>,
+    cands: Vec<Option<Cand>>,
+}
+
+impl<'a> Saturation<'a> {
+    /// Prepare a run: `live_prod[p]` says which productions of `g` take part (the cleaned
+    /// grammar), `k` is the bound.
+    pub(crate) fn new(
+        g: &'a Grammar,
+        live_prod: &[bool],
+        machine: &'a Machine,
+        k: usize,
+    ) -> Saturation<'a> {
+        let mut rels = Rels::new(k);
+        let id = rels.intern(identity());
+        let term_rel = g
+            .terminals
+            .iter()
+            .map(|name| {
+                let r = machine.step_relation(name);
+                let r = normalize(r, k);
+                rels.intern(r)
+            })
+            .collect();
+        let mut s = Saturation {
+            g,
+            machine,
+            rels,
+            term_rel,
+            items: Vec::new(),
+            item_best: HashMap::new(),
+            item_final: HashSet::new(),
+            nodes: Vec::new(),
+            node_best: HashMap::new(),
+            node_final: HashSet::new(),
+            by_nt: vec![Vec::new(); g.nonterminals.len()],
+            waiting: vec![Vec::new(); g.nonterminals.len()],
+            heap: BinaryHeap::new(),
+            cands: Vec::new(),
+        };
+        for (p, live) in live_prod.iter().enumerate().take(g.productions.len()) {
+            if *live {
+                s.push_item(Item {
+                    prod: p as u32,
+                    dot: 0,
+                    rel: id,
+                    len: 0,
+                    back: ItemBack::Start,
+                });
+            }
+        }
+        s
+    }
+
+    fn push_cand(&mut self, len: u64, c: Cand) {
+        let seq = self.cands.len() as u64;
+        self.cands.push(Some(c));
+        self.heap.push(Reverse((len, seq)));
+    }
+
+    fn push_item(&mut self, it: Item) {
+        let key = (it.prod, it.dot, it.rel);
+        if self.item_final.contains(&key) {
+            return;
+        }
+        match self.item_best.get(&key) {
+            Some(&l) if l <= it.len => return,
+            _ => {}
+        }
+        self.item_best.insert(key, it.len);
+        self.push_cand(it.len, Cand::Item(it));
+    }
+
+    fn push_node(&mut self, n: Node) {
+        let key = (n.nt, n.rel);
+        if self.node_final.contains(&key) {
+            return;
+        }
+        match self.node_best.get(&key) {
+            Some(&l) if l <= n.len => return,
+            _ => {}
+        }
+        self.node_best.insert(key, n.len);
+        self.push_cand(n.len, Cand::Node(n));
+    }
+
+    fn combine(&mut self, item_id: u32, node_id: u32) {
+        let it = self.items[item_id as usize];
+        let nd = self.nodes[node_id as usize];
+        let rel = self.rels.compose(it.rel, nd.rel);
+        self.push_item(Item {
+            prod: it.prod,
+            dot: it.dot + 1,
+            rel,
+            len: it.len.saturating_add(nd.len),
+            back: ItemBack::Nt(item_id, node_id),
+        });
+    }
+
+    /// Run to the end of the queue, or stop at the first (shortest) rejecting relation of
+    /// the start symbol.
+    pub(crate) fn run(&mut self, budget: &mut Budget<'_>) -> SatOutcome {
+        let start = self.g.start.0;
+        let mut rejecting: Option<u32> = None;
+        while let Some(Reverse((_, seq))) = self.heap.pop() {
+            if let Err(r) = budget.tick(1) {
+                return SatOutcome::Stopped(r);
+            }
+            let Some(cand) = self.cands.get_mut(seq as usize).and_then(Option::take) else {
+                continue;
+            };
+            match cand {
+                Cand::Item(it) => {
+                    let key = (it.prod, it.dot, it.rel);
+                    if !self.item_final.insert(key) {
+                        continue;
+                    }
+                    let id = self.items.len() as u32;
+                    self.items.push(it);
+                    let prod = &self.g.productions[it.prod as usize];
+                    match prod.rhs.get(it.dot as usize) {
+                        None => {
+                            self.push_node(Node {
+                                nt: prod.lhs.0,
+                                rel: it.rel,
+                                len: it.len,
+                                item: id,
+                            });
+                        }
+                        Some(Sym::T(t)) => {
+                            let tr = self.term_rel.get(t.index()).copied().unwrap_or(0);
+                            let rel = self.rels.compose(it.rel, tr);
+                            self.push_item(Item {
+                                prod: it.prod,
+                                dot: it.dot + 1,
+                                rel,
+                                len: it.len.saturating_add(1),
+                                back: ItemBack::Term(id),
+                            });
+                        }
+                        Some(Sym::N(x)) => {
+                            let x = x.index();
+                            self.waiting[x].push(id);
+                            let nodes = self.by_nt[x].clone();
+                            if let Err(r) = budget.tick(nodes.len() as u64) {
+                                return SatOutcome::Stopped(r);
+                            }
+                            for nid in nodes {
+                                self.combine(id, nid);
+                            }
+                        }
+                    }
+                }
+                Cand::Node(nd) => {
+                    let key = (nd.nt, nd.rel);
+                    if self.node_final.contains(&key) {
+                        continue;
+                    }
+                    let existing = self.by_nt[nd.nt as usize].clone();
+                    if existing
+                        .iter()
+                        .any(|&o| self.rels.leq(self.nodes[o as usize].rel, nd.rel))
+                    {
+                        continue;
+                    }
+                    self.node_final.insert(key);
+                    let id = self.nodes.len() as u32;
+                    self.nodes.push(nd);
+                    self.by_nt[nd.nt as usize].push(id);
+                    if nd.nt == start
+                        && rejecting.is_none()
+                        && !self.machine.accepts(&self.rels.list[nd.rel as usize])
+                    {
+                        rejecting = Some(id);
+                        break;
+                    }
+                    let waiting = self.waiting[nd.nt as usize].clone();
+                    if let Err(r) = budget.tick(waiting.len() as u64) {
+                        return SatOutcome::Stopped(r);
+                    }
+                    for iid in waiting {
+                        self.combine(iid, id);
+                    }
+                }
+            }
+        }
+        if let Some(id) = rejecting {
+            return match self.unfold(id, budget) {
+                Ok(d) => SatOutcome::Rejected(d),
+                Err(r) => SatOutcome::Stopped(r),
+            };
+        }
+        let mut anti = vec![Vec::new(); self.g.nonterminals.len()];
+        for (nt, ids) in self.by_nt.iter().enumerate() {
+            // Keep only the ⊑-minimal members (a later, smaller relation may have made an
+            // earlier one redundant); the invariant holds for the minimal ones as well.
+            let mut mins: Vec<u32> = Vec::new();
+            for &i in ids {
+                let r = self.nodes[i as usize].rel;
+                let dominated = ids.iter().any(|&j| {
+                    let o = self.nodes[j as usize].rel;
+                    o != r && self.rels.leq(o, r)
+                });
+                if !dominated {
+                    mins.push(r);
+                }
+            }
+            mins.sort_unstable();
+            mins.dedup();
+            anti[nt] = mins
+                .into_iter()
+                .map(|r| self.rels.list[r as usize].clone())
+                .collect();
+        }
+        SatOutcome::Proved(anti)
+    }
+
+    /// Length of the word of a finalized node.
+    fn node_len(&self, id: u32) -> u64 {
+        self.nodes[id as usize].len
+    }
+
+    /// The derivation tree (over G's productions) of a finalized node, built without
+    /// recursion: first an arena of (production, children) in creation order (children after
+    /// parents), then the trees bottom-up.
+    fn unfold(&self, root: u32, budget: &mut Budget<'_>) -> Result<Derivation, UnknownReason> {
+        budget.tick(self.node_len(root))?;
+        enum Kid {
+            T(TermId),
+            N(usize),
+        }
+        let mut arena: Vec<(ProdId, Vec<Kid>)> = Vec::new();
+        let mut work: Vec<(usize, u32)> = Vec::new();
+        arena.push((ProdId(0), Vec::new()));
+        work.push((0, root));
+        while let Some((slot, nid)) = work.pop() {
+            budget.tick(1)?;
+            let nd = self.nodes[nid as usize];
+            let mut kids_rev: Vec<Kid> = Vec::new();
+            let mut cur = nd.item;
+            let prod = self.items[cur as usize].prod;
+            loop {
+                let it = self.items[cur as usize];
+                match it.back {
+                    ItemBack::Start => break,
+                    ItemBack::Term(prev) => {
+                        let p = &self.g.productions[it.prod as usize];
+                        match p.rhs.get(it.dot as usize - 1) {
+                            Some(Sym::T(t)) => kids_rev.push(Kid::T(*t)),
+                            _ => return Err(internal("terminal back-pointer")),
+                        }
+                        cur = prev;
+                    }
+                    ItemBack::Nt(prev, child) => {
+                        let s = arena.len();
+                        arena.push((ProdId(0), Vec::new()));
+                        work.push((s, child));
+                        kids_rev.push(Kid::N(s));
+                        cur = prev;
+                    }
+                }
+            }
+            kids_rev.reverse();
+            arena[slot] = (ProdId(prod), kids_rev);
+        }
+        let mut built: Vec<Option<Derivation>> = (0..arena.len()).map(|_| None).collect();
+        for i in (0..arena.len()).rev() {
+            let (prod, kids) = std::mem::replace(&mut arena[i], (ProdId(0), Vec::new()));
+            let mut children = Vec::with_capacity(kids.len());
+            for k in kids {
+                match k {
+                    Kid::T(t) => children.push(DerivationChild::Terminal(t)),
+                    Kid::N(j) => match built.get_mut(j).and_then(Option::take) {
+                        Some(d) => children.push(DerivationChild::Node(d)),
+                        None => return Err(internal("unfold order")),
+                    },
+                }
+            }
+            built[i] = Some(Derivation {
+                production: prod,
+                children,
+            });
+        }
+        built
+            .into_iter()
+            .next()
+            .flatten()
+            .ok_or_else(|| internal("empty unfold"))
+    }
+}
+
+fn internal(what: &str) -> UnknownReason {
+    UnknownReason::Internal {
+        detail: format!("effects layer: {what}"),
+    }
+}
+
+/// The relations of one nonterminal of G in a certificate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NonterminalEffects {
+    /// The nonterminal of G.
+    pub nonterminal: NontermId,
+    /// Its antichain of relations (each sorted and minimal).
+    pub relations: Vec<Relation>,
+}
+
+/// Evidence of a layer-3 proof: the bound, the machine and the invariant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EffectsCertificate {
+    /// The bound K (entries longer than K were dropped).
+    pub bound: u32,
+    /// The machine (ε-free GNF of S and whether ε ∈ L(S)).
+    pub machine: Machine,
+    /// Anti(A) for every live nonterminal A of G.
+    pub effects: Vec<NonterminalEffects>,
+}
+
+/// Verify the inductive invariant of an [`EffectsCertificate`] for G (see the module
+/// documentation), independently of the saturation: every production of G whose
+/// nonterminals are all productive must have its left side and right-side nonterminals
+/// claimed, and every bounded composition must be covered; every start relation must
+/// accept. The machine itself is checked by the caller (it must be the GNF of S).
+pub fn check_invariant(g: &Grammar, cert: &EffectsCertificate) -> Result<(), String> {
+    cert.machine.validate()?;
+    let k = cert.bound as usize;
+    let productive = crate::clean::productive(g);
+    let mut claims: Vec<Option<&Vec<Relation>>> = vec![None; g.nonterminals.len()];
+    for ne in &cert.effects {
+        let slot = claims
+            .get_mut(ne.nonterminal.index())
+            .ok_or("claim for an unknown nonterminal")?;
+        if slot.is_some() {
+            return Err(format!(
+                "two claims for nonterminal {}",
+                g.nonterminal_name(ne.nonterminal)
+            ));
+        }
+        *slot = Some(&ne.relations);
+    }
+    let is_prod = |n: NontermId| productive.get(n.index()).copied().unwrap_or(false);
+    if !is_prod(g.start) {
+        return Ok(()); // L(G) is empty
+    }
+    let Some(start_rels) = claims.get(g.start.index()).copied().flatten() else {
+        return Err("no claim for the start symbol".into());
+    };
+    for (i, r) in start_rels.iter().enumerate() {
+        if !cert.machine.accepts(r) {
+            return Err(format!("start relation {i} does not accept"));
+        }
+    }
+    let term_rels: Vec<Relation> = g
+        .terminals
+        .iter()
+        .map(|n| normalize(cert.machine.step_relation(n), k))
+        .collect();
+    for (pi, p) in g.productions.iter().enumerate() {
+        let lhs_claim = claims.get(p.lhs.index()).copied().flatten();
+        let rhs_productive = p.rhs.iter().all(|s| match s {
+            Sym::T(_) => true,
+            Sym::N(n) => is_prod(*n),
+        });
+        if !rhs_productive || !is_prod(p.lhs) {
+            continue; // derives nothing
+        }
+        let Some(lhs_claim) = lhs_claim else {
+            continue; // unclaimed left side: must be unreachable from the claimed part
+        };
+        let mut current: BTreeSet<Relation> = BTreeSet::new();
+        current.insert(identity());
+        for s in &p.rhs {
+            let choices: Vec<&Relation> = match s {
+                Sym::T(t) => match term_rels.get(t.index()) {
+                    Some(r) => vec![r],
+                    None => return Err(format!("production {pi}: terminal out of range")),
+                },
+                Sym::N(n) => match claims.get(n.index()).copied().flatten() {
+                    Some(rs) => rs.iter().collect(),
+                    None => {
+                        return Err(format!(
+                            "production {pi}: no claim for {}",
+                            g.nonterminal_name(*n)
+                        ))
+                    }
+                },
+            };
+            let mut next = BTreeSet::new();
+            for r in &current {
+                for c in &choices {
+                    next.insert(compose(r, c, k));
+                }
+            }
+            current = next;
+            if current.len() > 1_000_000 {
+                return Err(format!("production {pi}: too many compositions to check"));
+            }
+        }
+        for r in &current {
+            if !lhs_claim.iter().any(|c| leq(c, r)) {
+                return Err(format!(
+                    "production {pi} ({} -> {}): a composed relation is not covered",
+                    g.nonterminal_name(p.lhs),
+                    g.rhs_to_string(&p.rhs)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
