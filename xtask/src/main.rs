@@ -3,6 +3,8 @@
 //! * `cargo xtask test` — the README's test command: formatting, clippy with
 //!   `-D warnings`, and every test of the workspace.
 //! * `cargo xtask bench-parse` — times `cfp parse` on a generated 5,000-line program.
+//! * `cargo xtask bench-inclusion` — times the inclusion engine on program-shaped grammars
+//!   of 40 and 400 methods (release build) and prints the table with the ratio.
 //!
 //! Each step prints what it runs; the first failing step ends the run with its exit code.
 
@@ -17,6 +19,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("test") => test(&args[1..]),
         Some("bench-parse") => bench_parse(),
+        Some("bench-inclusion") => bench_inclusion(),
         Some("gen-program") => {
             let lines = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5000);
             print!("{}", genprog::generate(lines));
@@ -28,6 +31,7 @@ fn main() -> ExitCode {
                  commands:\n  \
                  test            run every check and test (the README's test command)\n  \
                  bench-parse     time `cfp parse` on a generated 5,000-line program\n  \
+                 bench-inclusion time the inclusion engine on 40- and 400-method grammars\n  \
                  gen-program N   print a generated program of about N lines"
             );
             Err(2)
@@ -93,6 +97,14 @@ fn test(extra: &[String]) -> Result<(), u8> {
     tests.args(["test", "--workspace"]).args(extra);
     run("cargo test --workspace", tests)?;
     Ok(())
+}
+
+/// Run the inclusion benchmark (`crates/cfp-grammar/benches/inclusion.rs`) in release:
+/// a table of times, results and steps for 40 and 400 methods, and their ratio.
+fn bench_inclusion() -> Result<(), u8> {
+    let mut bench = cargo();
+    bench.args(["bench", "-p", "cfp-grammar", "--bench", "inclusion"]);
+    run("cargo bench -p cfp-grammar --bench inclusion", bench)
 }
 
 /// Build `cfp` in release and time `cfp parse` on a generated 5,000-line program.

@@ -234,6 +234,25 @@ pub enum DerivationChild {
     Node(Derivation),
 }
 
+/// Dropping is iterative: counterexample trees over program grammars can be thousands of
+/// levels deep, deeper than the default recursive drop can take on a small stack (wasm).
+impl Drop for Derivation {
+    fn drop(&mut self) {
+        let mut stack: Vec<Derivation> = Vec::new();
+        let take = |children: &mut Vec<DerivationChild>, stack: &mut Vec<Derivation>| {
+            for c in children.drain(..) {
+                if let DerivationChild::Node(d) = c {
+                    stack.push(d);
+                }
+            }
+        };
+        take(&mut self.children, &mut stack);
+        while let Some(mut d) = stack.pop() {
+            take(&mut d.children, &mut stack);
+        }
+    }
+}
+
 impl Derivation {
     /// The word this tree derives (iterative: trees may be deep).
     pub fn word(&self) -> Vec<TermId> {
@@ -270,6 +289,39 @@ mod tests {
             g.to_string(),
             "S -> $1.lock() S $1.unlock() S | ε;\nT -> S S;\n"
         );
+        let reparsed = cfp_syntax::parse_spec(&g.to_string());
+        assert!(!reparsed.has_errors());
+        assert_eq!(Grammar::from_spec(&reparsed.tree), g);
+    }
+
+    #[test]
+    fn deep_derivations_drop_without_recursion() {
+        let mut d = Derivation {
+            production: ProdId(0),
+            children: vec![],
+        };
+        for _ in 0..1_000_000 {
+            d = Derivation {
+                production: ProdId(0),
+                children: vec![
+                    DerivationChild::Terminal(TermId(0)),
+                    DerivationChild::Node(d),
+                ],
+            };
+        }
+        assert_eq!(d.word().len(), 1_000_000);
+        std::thread::Builder::new()
+            .stack_size(64 * 1024)
+            .spawn(move || drop(d))
+            .expect("spawn")
+            .join()
+            .expect("dropped on a 64 KiB stack");
+    }
+
+    #[test]
+    fn reparse_keeps_grammar() {
+        let spec = cfp_syntax::parse_spec("S -> a S | ε;");
+        let g = Grammar::from_spec(&spec.tree);
         let reparsed = cfp_syntax::parse_spec(&g.to_string());
         assert!(!reparsed.has_errors());
         assert_eq!(Grammar::from_spec(&reparsed.tree), g);

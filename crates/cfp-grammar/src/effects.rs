@@ -82,7 +82,8 @@ impl Machine {
         }
         for (i, p) in g.productions.iter().enumerate() {
             let ok_lhs = p.lhs.index() < g.nonterminals.len();
-            let ok_first = matches!(p.rhs.first(), Some(Sym::T(t)) if t.index() < g.terminals.len());
+            let ok_first =
+                matches!(p.rhs.first(), Some(Sym::T(t)) if t.index() < g.terminals.len());
             let ok_rest = p.rhs.iter().skip(1).all(|s| match s {
                 Sym::N(n) => n.index() < g.nonterminals.len(),
                 Sym::T(_) => false,
@@ -215,6 +216,140 @@ pub fn identity() -> Relation {
     }]
 }
 
+/// Possible machine stack tops when each nonterminal of G starts (an over-approximation,
+/// context-insensitive): a forward analysis over G's live productions where a state is a
+/// set of tops (GNF nonterminals, plus `M` = the empty stack). Reading `a` with top `A`
+/// gives `B1` for `A -> a B1 …`, or any symbol that can lie directly below `A` for
+/// `A -> a`; a nonterminal Y of G maps its entry tops to its exit tops. Entries of X's
+/// relations whose first popped symbol is not a possible top at X's start never fire in a
+/// run from `[S]`, so [`Saturation`] drops them (a sound under-approximation that keeps
+/// relations small; an imprecise analysis can only cause artefacts, never wrong answers).
+fn entry_tops(g: &Grammar, live: &[bool], m: &Machine) -> Vec<Vec<bool>> {
+    let mg = &m.grammar;
+    let nm = mg.nonterminals.len();
+    let n = g.nonterminals.len();
+    // The analysis is quadratic in the machine; a huge machine gets no filtering (all tops).
+    if (mg.productions.len() + g.productions.len()).saturating_mul(nm + 1) > 4_000_000 {
+        return vec![vec![true; nm + 1]; n];
+    }
+    let bottom = nm;
+    // below[A]: symbols that can lie directly under A in a stack.
+    let mut below = vec![vec![false; nm + 1]; nm + 1];
+    if mg.start.index() < nm {
+        below[mg.start.index()][bottom] = true;
+    }
+    loop {
+        let mut changed = false;
+        for p in &mg.productions {
+            let rest: Vec<usize> = p
+                .rhs
+                .iter()
+                .skip(1)
+                .filter_map(|s| match s {
+                    Sym::N(n) if n.index() < nm => Some(n.index()),
+                    _ => None,
+                })
+                .collect();
+            for w in rest.windows(2) {
+                if !below[w[0]][w[1]] {
+                    below[w[0]][w[1]] = true;
+                    changed = true;
+                }
+            }
+            if let Some(&last) = rest.last() {
+                let lhs = p.lhs.index();
+                if lhs < nm && lhs != last {
+                    let src = below[lhs].clone();
+                    for (d, s) in below[last].iter_mut().zip(&src) {
+                        if *s && !*d {
+                            *d = true;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // One-step successors of a top reading terminal t (by G's terminal id).
+    let step_t: Vec<Vec<Vec<usize>>> = g
+        .terminals
+        .iter()
+        .map(|name| {
+            let mut next = vec![Vec::new(); nm + 1];
+            if let Some(t) = mg.find_terminal(name) {
+                for p in &mg.productions {
+                    if p.rhs.first() != Some(&Sym::T(t)) || p.lhs.index() >= nm {
+                        continue;
+                    }
+                    let a = p.lhs.index();
+                    match p.rhs.get(1) {
+                        Some(Sym::N(b)) if b.index() < nm => next[a].push(b.index()),
+                        _ => next[a].extend((0..=nm).filter(|&x| below[a][x])),
+                    }
+                }
+            }
+            next
+        })
+        .collect();
+    let mut entry = vec![vec![false; nm + 1]; n];
+    let mut exit = vec![vec![false; nm + 1]; n];
+    if g.start.index() < n && mg.start.index() < nm {
+        entry[g.start.index()][mg.start.index()] = true;
+    }
+    let or_into = |dst: &mut Vec<bool>, src: &[bool]| {
+        let mut ch = false;
+        for (d, s) in dst.iter_mut().zip(src) {
+            if *s && !*d {
+                *d = true;
+                ch = true;
+            }
+        }
+        ch
+    };
+    loop {
+        let mut changed = false;
+        for (pi, p) in g.productions.iter().enumerate() {
+            if !live.get(pi).copied().unwrap_or(false) || p.lhs.index() >= n {
+                continue;
+            }
+            let mut cur = entry[p.lhs.index()].clone();
+            for s in &p.rhs {
+                match s {
+                    Sym::T(t) => {
+                        let mut next = vec![false; nm + 1];
+                        if let Some(st) = step_t.get(t.index()) {
+                            for a in 0..nm {
+                                if cur[a] {
+                                    for &b in &st[a] {
+                                        next[b] = true;
+                                    }
+                                }
+                            }
+                        }
+                        cur = next;
+                    }
+                    Sym::N(y) if y.index() < n => {
+                        changed |= or_into(&mut entry[y.index()], &cur);
+                        cur = exit[y.index()].clone();
+                    }
+                    Sym::N(_) => cur = vec![false; nm + 1],
+                }
+            }
+            changed |= or_into(&mut exit[p.lhs.index()], &cur);
+        }
+        if !changed {
+            break;
+        }
+    }
+    entry
+}
+
+/// Entry-level operations (pairs composed or compared) counted as one budget step.
+const WORK_PER_STEP: u64 = 64;
+
 /// Interned relations with memoised composition and order.
 struct Rels {
     list: Vec<Relation>,
@@ -222,6 +357,8 @@ struct Rels {
     compose_memo: HashMap<(u32, u32), u32>,
     leq_memo: HashMap<(u32, u32), bool>,
     k: usize,
+    /// Entry-level work done since last taken (charged to the step budget).
+    work: u64,
 }
 
 impl Rels {
@@ -232,6 +369,7 @@ impl Rels {
             compose_memo: HashMap::new(),
             leq_memo: HashMap::new(),
             k,
+            work: 0,
         }
     }
 
@@ -249,7 +387,11 @@ impl Rels {
         if let Some(&c) = self.compose_memo.get(&(a, b)) {
             return c;
         }
-        let r = compose(&self.list[a as usize], &self.list[b as usize], self.k);
+        let (ra, rb) = (&self.list[a as usize], &self.list[b as usize]);
+        let r = compose(ra, rb, self.k);
+        let pairs = (ra.len() as u64).saturating_mul(rb.len() as u64);
+        let out = (r.len() as u64).saturating_mul(r.len() as u64);
+        self.work = self.work.saturating_add(pairs).saturating_add(out);
         let c = self.intern(r);
         self.compose_memo.insert((a, b), c);
         c
@@ -262,7 +404,11 @@ impl Rels {
         if let Some(&x) = self.leq_memo.get(&(a, b)) {
             return x;
         }
-        let x = leq(&self.list[a as usize], &self.list[b as usize]);
+        let (ra, rb) = (&self.list[a as usize], &self.list[b as usize]);
+        self.work = self
+            .work
+            .saturating_add((ra.len() as u64).saturating_mul(rb.len() as u64));
+        let x = leq(ra, rb);
         self.leq_memo.insert((a, b), x);
         x
     }
@@ -330,9 +476,36 @@ pub(crate) struct Saturation<'a> {
     waiting: Vec<Vec<u32>>,
     heap: BinaryHeap<Reverse<(u64, u64)>>,
     cands: Vec<Option<Cand>>,
+    /// Possible machine tops at the start of each nonterminal of G ([`entry_tops`]).
+    tops: Vec<Vec<bool>>,
+    filter_memo: HashMap<(u32, u32), u32>,
 }
 
 impl<'a> Saturation<'a> {
+    /// Drop the entries of `rel` whose first popped symbol cannot be on top when `nt`
+    /// starts (see [`entry_tops`]).
+    fn filter(&mut self, rel: u32, nt: u32) -> u32 {
+        if let Some(&r) = self.filter_memo.get(&(rel, nt)) {
+            return r;
+        }
+        let tops = &self.tops[nt as usize];
+        let kept: Relation = self.rels.list[rel as usize]
+            .iter()
+            .filter(|e| match e.pop.first() {
+                None => true,
+                Some(&a) => tops.get(a as usize).copied().unwrap_or(false),
+            })
+            .cloned()
+            .collect();
+        let r = if kept.len() == self.rels.list[rel as usize].len() {
+            rel
+        } else {
+            self.rels.intern(kept)
+        };
+        self.filter_memo.insert((rel, nt), r);
+        r
+    }
+
     /// Prepare a run: `live_prod[p]` says which productions of `g` take part (the cleaned
     /// grammar), `k` is the bound.
     pub(crate) fn new(
@@ -367,6 +540,8 @@ impl<'a> Saturation<'a> {
             waiting: vec![Vec::new(); g.nonterminals.len()],
             heap: BinaryHeap::new(),
             cands: Vec::new(),
+            tops: entry_tops(g, live_prod, machine),
+            filter_memo: HashMap::new(),
         };
         for (p, live) in live_prod.iter().enumerate().take(g.productions.len()) {
             if *live {
@@ -418,6 +593,7 @@ impl<'a> Saturation<'a> {
         let it = self.items[item_id as usize];
         let nd = self.nodes[node_id as usize];
         let rel = self.rels.compose(it.rel, nd.rel);
+        let rel = self.filter(rel, self.g.productions[it.prod as usize].lhs.0);
         self.push_item(Item {
             prod: it.prod,
             dot: it.dot + 1,
@@ -434,6 +610,10 @@ impl<'a> Saturation<'a> {
         let mut rejecting: Option<u32> = None;
         while let Some(Reverse((_, seq))) = self.heap.pop() {
             if let Err(r) = budget.tick(1) {
+                return SatOutcome::Stopped(r);
+            }
+            let work = std::mem::take(&mut self.rels.work) / WORK_PER_STEP;
+            if let Err(r) = budget.tick(work) {
                 return SatOutcome::Stopped(r);
             }
             let Some(cand) = self.cands.get_mut(seq as usize).and_then(Option::take) else {
@@ -460,6 +640,7 @@ impl<'a> Saturation<'a> {
                         Some(Sym::T(t)) => {
                             let tr = self.term_rel.get(t.index()).copied().unwrap_or(0);
                             let rel = self.rels.compose(it.rel, tr);
+                            let rel = self.filter(rel, prod.lhs.0);
                             self.push_item(Item {
                                 prod: it.prod,
                                 dot: it.dot + 1,

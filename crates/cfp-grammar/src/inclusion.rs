@@ -457,7 +457,15 @@ fn run(
             Err(length) => return Err(UnknownReason::CounterexampleTooLong { length }),
         }
     }
-    match layers_2_3(g, s, opts, budget, use_counter && fallback.is_none(), &live, &s_live) {
+    match layers_2_3(
+        g,
+        s,
+        opts,
+        budget,
+        use_counter && fallback.is_none(),
+        &live,
+        &s_live,
+    ) {
         Ok(InclusionResult::NotIncluded(c)) => Ok(InclusionResult::NotIncluded(c)),
         Ok(InclusionResult::Included(_)) if fallback.is_some() => Err(UnknownReason::Internal {
             detail: "layer 3 proved inclusion despite a foreign terminal".into(),
@@ -670,7 +678,6 @@ fn check_machine(s: &Grammar, m: &Machine) -> Result<(), CertificateError> {
     }
     Ok(())
 }
-
 
 #[cfg(test)]
 mod tests;

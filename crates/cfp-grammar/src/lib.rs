@@ -13,8 +13,8 @@ pub use cfg::{Derivation, DerivationChild, Grammar, NontermId, ProdId, Productio
 pub mod inclusion;
 
 pub use inclusion::{
-    check_inclusion, recheck_certificate, Certificate, CertificateError, Counterexample,
-    CounterCertificate, InclusionOptions, InclusionResult, NonterminalCounter, Progress, Proof,
+    check_inclusion, recheck_certificate, Certificate, CertificateError, CounterCertificate,
+    Counterexample, InclusionOptions, InclusionResult, NonterminalCounter, Progress, Proof,
     UnknownReason,
 };
 pub mod counter;

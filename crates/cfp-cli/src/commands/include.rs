@@ -98,13 +98,17 @@ pub fn run(args: &IncludeArgs) -> u8 {
     let started = Instant::now();
     let deadline = timeout.map(|t| started + t);
     let mut last_steps = 0u64;
-    let mut reports = 0u64;
+    let mut until_clock = CLOCK_EVERY;
     let mut timed_out = false;
     let result = check_inclusion(&g, &s, &opts, &mut |p: &Progress| {
         last_steps = last_steps.max(p.steps);
-        reports += 1;
+        until_clock -= 1;
+        if until_clock > 0 {
+            return ControlFlow::Continue(());
+        }
+        until_clock = CLOCK_EVERY;
         match deadline {
-            Some(d) if reports % CLOCK_EVERY == 0 && Instant::now() >= d => {
+            Some(d) if Instant::now() >= d => {
                 timed_out = true;
                 ControlFlow::Break(())
             }
