@@ -11,53 +11,8 @@
 //! Refresh snapshots with `INSTA_UPDATE=always cargo test -p cfp-cli --test frontend_corpus`
 //! and review the diff.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn files(dir: &str, exts: &[&str]) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(workspace().join(dir))
-        .expect("corpus directory exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| {
-            p.extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| exts.contains(&e))
-        })
-        .collect();
-    out.sort();
-    out
-}
-
-fn header(text: &str, key: &str) -> Option<String> {
-    text.lines()
-        .take(3)
-        .find_map(|l| l.trim_start_matches(['/', '#', ' ']).strip_prefix(key))
-        .map(|v| v.trim().to_string())
-}
-
-fn cfp(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cfp"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("cfp runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn rel(path: &Path) -> String {
-    path.strip_prefix(workspace())
-        .unwrap_or(path)
-        .display()
-        .to_string()
-}
+mod common;
+use common::{cfp, files, header, rel};
 
 #[test]
 fn frontend_corpus_has_enough_programs() {

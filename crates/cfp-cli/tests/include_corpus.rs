@@ -18,44 +18,21 @@
 //!
 //! Timing appears only as `stats.time_ms`, which `--no-timing` leaves out.
 
+mod common;
 use cfp_grammar::{
     check_inclusion, earley, enumerate, recheck_certificate, Derivation, DerivationChild, Grammar,
     InclusionOptions, InclusionResult, ProdId,
 };
+use common::{cfp, files, header, rel, workspace};
 use serde_json::Value;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Words of G up to this length must all be in S when inclusion is proved.
 const ENUMERATE_INCLUDED_UP_TO: usize = 10;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn corpus() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(workspace().join("tests/inclusion"))
-        .expect("corpus directory exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "cfg"))
-        .collect();
-    out.sort();
-    out
-}
-
-fn header(text: &str, key: &str) -> Option<String> {
-    text.lines()
-        .take(5)
-        .find_map(|l| l.trim_start_matches(['/', '#', ' ']).strip_prefix(key))
-        .map(|v| v.trim().to_string())
-}
-
-fn rel(path: &Path) -> String {
-    path.strip_prefix(workspace())
-        .unwrap_or(path)
-        .display()
-        .to_string()
+    files("tests/inclusion", &["cfg"])
 }
 
 fn spec_path(name: &str) -> PathBuf {
@@ -65,19 +42,6 @@ fn spec_path(name: &str) -> PathBuf {
     } else {
         workspace().join("tests/specs").join(name)
     }
-}
-
-fn cfp(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cfp"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("cfp runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn grammar(path: &Path) -> Grammar {

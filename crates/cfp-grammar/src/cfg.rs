@@ -12,7 +12,7 @@ use std::fmt;
 macro_rules! index_type {
     ($(#[$m:meta])* $name:ident) => {
         $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
         pub struct $name(pub u32);
 
         impl $name {
@@ -234,6 +234,41 @@ pub enum DerivationChild {
     Node(Derivation),
 }
 
+/// A child of a node in a flat derivation arena (see [`derivation_from_arena`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArenaChild {
+    /// A terminal leaf.
+    T(TermId),
+    /// The arena index of a child node.
+    N(usize),
+}
+
+/// Build a tree from a flat arena of `(production, children)` nodes, root at index 0,
+/// where every node's child nodes have larger indices (as an unfolding worklist produces
+/// them). Iterative, so deep trees need no stack. `None` when a child index is not larger
+/// than its parent's, is out of range, or is used twice.
+pub fn derivation_from_arena(mut arena: Vec<(ProdId, Vec<ArenaChild>)>) -> Option<Derivation> {
+    let mut built: Vec<Option<Derivation>> = (0..arena.len()).map(|_| None).collect();
+    for i in (0..arena.len()).rev() {
+        let (production, kids) = std::mem::take(&mut arena[i]);
+        let mut children = Vec::with_capacity(kids.len());
+        for k in kids {
+            match k {
+                ArenaChild::T(t) => children.push(DerivationChild::Terminal(t)),
+                ArenaChild::N(j) if j > i => {
+                    children.push(DerivationChild::Node(built.get_mut(j)?.take()?))
+                }
+                ArenaChild::N(_) => return None,
+            }
+        }
+        built[i] = Some(Derivation {
+            production,
+            children,
+        });
+    }
+    built.into_iter().next().flatten()
+}
+
 /// Dropping is iterative: counterexample trees over program grammars can be thousands of
 /// levels deep, deeper than the default recursive drop can take on a small stack (wasm).
 impl Drop for Derivation {
@@ -316,6 +351,26 @@ mod tests {
             .expect("spawn")
             .join()
             .expect("dropped on a 64 KiB stack");
+    }
+
+    #[test]
+    fn arena_builds_trees_and_rejects_bad_indices() {
+        use ArenaChild::{N, T};
+        let arena = vec![
+            (ProdId(0), vec![T(TermId(0)), N(1), T(TermId(1)), N(2)]),
+            (ProdId(1), vec![]),
+            (ProdId(2), vec![T(TermId(2))]),
+        ];
+        let d = derivation_from_arena(arena).unwrap();
+        assert_eq!(d.word(), [TermId(0), TermId(1), TermId(2)]);
+        assert_eq!(d.children.len(), 4);
+        // A child index not after its parent, reused, or out of range: no tree.
+        assert!(derivation_from_arena(vec![(ProdId(0), vec![N(0)])]).is_none());
+        assert!(
+            derivation_from_arena(vec![(ProdId(0), vec![N(1), N(1)]), (ProdId(1), vec![])])
+                .is_none()
+        );
+        assert!(derivation_from_arena(vec![(ProdId(0), vec![N(5)])]).is_none());
     }
 
     #[test]

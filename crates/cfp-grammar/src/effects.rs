@@ -34,7 +34,9 @@
 //! L(A) has some R ∈ Anti(A) with ⟦R⟧ ⊆ effect(w); so if every member of Anti(start)
 //! accepts, L(G) ⊆ L(S).
 
-use crate::cfg::{Derivation, DerivationChild, Grammar, NontermId, ProdId, Sym, TermId};
+use crate::cfg::{
+    derivation_from_arena, ArenaChild as Kid, Derivation, Grammar, NontermId, ProdId, Sym,
+};
 use crate::inclusion::{Budget, UnknownReason};
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -736,10 +738,6 @@ impl<'a> Saturation<'a> {
     /// parents), then the trees bottom-up.
     fn unfold(&self, root: u32, budget: &mut Budget<'_>) -> Result<Derivation, UnknownReason> {
         budget.tick(self.node_len(root))?;
-        enum Kid {
-            T(TermId),
-            N(usize),
-        }
         let mut arena: Vec<(ProdId, Vec<Kid>)> = Vec::new();
         let mut work: Vec<(usize, u32)> = Vec::new();
         arena.push((ProdId(0), Vec::new()));
@@ -774,29 +772,7 @@ impl<'a> Saturation<'a> {
             kids_rev.reverse();
             arena[slot] = (ProdId(prod), kids_rev);
         }
-        let mut built: Vec<Option<Derivation>> = (0..arena.len()).map(|_| None).collect();
-        for i in (0..arena.len()).rev() {
-            let (prod, kids) = std::mem::replace(&mut arena[i], (ProdId(0), Vec::new()));
-            let mut children = Vec::with_capacity(kids.len());
-            for k in kids {
-                match k {
-                    Kid::T(t) => children.push(DerivationChild::Terminal(t)),
-                    Kid::N(j) => match built.get_mut(j).and_then(Option::take) {
-                        Some(d) => children.push(DerivationChild::Node(d)),
-                        None => return Err(internal("unfold order")),
-                    },
-                }
-            }
-            built[i] = Some(Derivation {
-                production: prod,
-                children,
-            });
-        }
-        built
-            .into_iter()
-            .next()
-            .flatten()
-            .ok_or_else(|| internal("empty unfold"))
+        derivation_from_arena(arena).ok_or_else(|| internal("unfold order"))
     }
 }
 

@@ -9,7 +9,7 @@
 //! Back-pointers only refer to nonterminals finalised earlier, so unfolding terminates;
 //! trees are built without recursion.
 
-use crate::cfg::{Derivation, DerivationChild, Grammar, ProdId, Sym, TermId};
+use crate::cfg::{derivation_from_arena, ArenaChild as Kid, Derivation, Grammar, ProdId, Sym};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -136,10 +136,6 @@ pub(crate) fn shortest_through(
         return Err(total);
     }
     // Unfold: arena of (production, children) with children created after parents.
-    enum Kid {
-        T(TermId),
-        N(usize),
-    }
     let mut arena: Vec<(ProdId, Vec<Kid>)> = vec![(ProdId(0), Vec::new())];
     let mut work: Vec<(usize, Want)> = vec![(0, Want::Through(g.start.index()))];
     while let Some((slot, want)) = work.pop() {
@@ -172,23 +168,5 @@ pub(crate) fn shortest_through(
         }
         arena[slot] = (ProdId(pi as u32), kids);
     }
-    let mut built: Vec<Option<Derivation>> = (0..arena.len()).map(|_| None).collect();
-    for i in (0..arena.len()).rev() {
-        let (prod, kids) = std::mem::replace(&mut arena[i], (ProdId(0), Vec::new()));
-        let mut children = Vec::with_capacity(kids.len());
-        for k in kids {
-            match k {
-                Kid::T(t) => children.push(DerivationChild::Terminal(t)),
-                Kid::N(j) => match built.get_mut(j).and_then(Option::take) {
-                    Some(d) => children.push(DerivationChild::Node(d)),
-                    None => return Ok(None),
-                },
-            }
-        }
-        built[i] = Some(Derivation {
-            production: prod,
-            children,
-        });
-    }
-    Ok(built.into_iter().next().flatten())
+    Ok(derivation_from_arena(arena))
 }
