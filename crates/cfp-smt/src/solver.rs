@@ -1,0 +1,50 @@
+//! The solver boundary: SMT-LIB2 text in, the solver's textual answer out.
+//!
+//! Both transports (the native `z3 -in` process and Z3's wasm build in the browser) share
+//! the printer and the answer reader, so only [`Solver::eval`] differs between them. The
+//! trait is async because the browser's solver is: the native backend answers with an
+//! immediately ready future, and the CLI drives it with [`block_on`].
+
+use std::future::Future;
+
+/// Why a solver call failed (as opposed to answering `unknown`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolverError {
+    /// The solver could not be started or found.
+    #[error("cannot start the SMT solver: {0}")]
+    Unavailable(String),
+    /// The solver process or module died or the transport broke.
+    #[error("the SMT solver failed: {0}")]
+    Crashed(String),
+    /// The solver reported an error for the script.
+    #[error("the SMT solver rejected the query: {0}")]
+    Rejected(String),
+    /// The answer could not be read.
+    #[error("cannot read the SMT solver's answer: {0}")]
+    Unreadable(String),
+    /// The host cancelled the call.
+    #[error("the SMT query was cancelled")]
+    Cancelled,
+}
+
+/// A transport to an SMT solver.
+///
+/// `eval` runs one complete SMT-LIB2 script in a fresh solver state (implementations
+/// reset between scripts) and returns everything the solver printed, in order.
+pub trait Solver {
+    /// Evaluate `script` and return the solver's output.
+    fn eval(&mut self, script: &str) -> impl Future<Output = Result<String, SolverError>>;
+}
+
+/// Drive a future to completion on the current thread, for hosts whose solver answers
+/// synchronously (the native backend): polls with a no-op waker until ready.
+pub fn block_on<F: Future>(fut: F) -> F::Output {
+    let mut fut = std::pin::pin!(fut);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
+            return v;
+        }
+        std::thread::yield_now();
+    }
+}
