@@ -1,7 +1,10 @@
 //! `cargo xtask` — everything a contributor runs, with no tools beyond cargo.
 //!
-//! * `cargo xtask test` — the README's test command: formatting, clippy with
-//!   `-D warnings`, and every test of the workspace.
+//! * `cargo xtask test` — the README's test command: installs Z3 (`setup-z3`), then
+//!   formatting, clippy with `-D warnings`, and every test of the workspace with
+//!   `CFP_Z3` set to the installed solver.
+//! * `cargo xtask setup-z3` — installs the `z3` binary of the PyPI wheel `z3-solver`
+//!   (pinned, see [`Z3_WHEEL`]) into `target/tools/z3` unless it is already there and runs.
 //! * `cargo xtask bench-parse` — times `cfp parse` on a generated 5,000-line program.
 //! * `cargo xtask bench-inclusion` — times the inclusion engine on program-shaped grammars
 //!   of 40 and 400 methods (release build) and prints the table with the ratio.
@@ -18,6 +21,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test(&args[1..]),
+        Some("setup-z3") => setup_z3().map(|z3| println!("{}", z3.display())),
         Some("bench-parse") => bench_parse(),
         Some("bench-inclusion") => bench_inclusion(),
         Some("gen-program") => {
@@ -30,6 +34,7 @@ fn main() -> ExitCode {
                 "usage: cargo xtask <command>\n\n\
                  commands:\n  \
                  test            run every check and test (the README's test command)\n  \
+                 setup-z3        install z3 (PyPI z3-solver wheel) into target/tools/z3\n  \
                  bench-parse     time `cfp parse` on a generated 5,000-line program\n  \
                  bench-inclusion time the inclusion engine on 40- and 400-method grammars\n  \
                  gen-program N   print a generated program of about N lines"
@@ -76,8 +81,64 @@ fn run(step: &str, mut cmd: Command) -> Result<(), u8> {
     }
 }
 
+/// The pinned PyPI wheel whose static `z3` executable the native backend uses
+/// (DESIGN.md §4: closest to the browser's wasm build).
+const Z3_WHEEL: &str = "z3-solver==5.4.1.0";
+
+/// `target/tools/z3/bin/z3` under the workspace.
+fn z3_path() -> PathBuf {
+    let exe = if cfg!(windows) { "z3.exe" } else { "z3" };
+    root()
+        .join("target")
+        .join("tools")
+        .join("z3")
+        .join("bin")
+        .join(exe)
+}
+
+/// Whether `z3 -version` runs.
+fn z3_runs(z3: &Path) -> bool {
+    Command::new(z3)
+        .arg("-version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+/// Install Z3 into `target/tools/z3` (unless it already runs) and return its absolute path.
+fn setup_z3() -> Result<PathBuf, u8> {
+    let z3 = z3_path();
+    if z3_runs(&z3) {
+        eprintln!("==> z3 already installed: {}", z3.display());
+        return Ok(z3);
+    }
+    let target = root().join("target").join("tools").join("z3");
+    let mut pip = Command::new("python3");
+    pip.current_dir(root()).args([
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "--upgrade",
+        "--target",
+    ]);
+    pip.arg(&target).arg(Z3_WHEEL);
+    run(&format!("pip install {Z3_WHEEL} into target/tools/z3"), pip)?;
+    if !z3_runs(&z3) {
+        eprintln!(
+            "xtask: {} does not run after installing {Z3_WHEEL}; install z3 5.4.x yourself \
+             and set CFP_Z3=/path/to/z3",
+            z3.display()
+        );
+        return Err(1);
+    }
+    Ok(z3)
+}
+
 /// The full test suite.
 fn test(extra: &[String]) -> Result<(), u8> {
+    let z3 = setup_z3()?;
+
     let mut fmt = cargo();
     fmt.args(["fmt", "--all", "--", "--check"]);
     run("cargo fmt --check", fmt)?;
@@ -95,6 +156,7 @@ fn test(extra: &[String]) -> Result<(), u8> {
 
     let mut tests = cargo();
     tests.args(["test", "--workspace"]).args(extra);
+    tests.env("CFP_Z3", &z3);
     run("cargo test --workspace", tests)?;
     Ok(())
 }

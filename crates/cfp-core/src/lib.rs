@@ -15,10 +15,18 @@
 
 pub mod api;
 pub mod classes;
+pub mod construct_cfg;
+pub mod encode;
+pub mod feasibility;
 pub mod instrument;
+pub mod interp;
+pub mod interpolants;
 pub mod ir;
 pub mod lower;
+pub mod nested_path;
+pub mod pcfa;
 pub mod render;
+pub mod trace;
 
 pub use api::ApiTable;
 pub use instrument::instrument;

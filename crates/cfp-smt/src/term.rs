@@ -300,6 +300,47 @@ impl Term {
         Term::new(TermKind::App(Op::Store, vec![arr, idx, val]))
     }
 
+    /// The sort of this term, read off its shape (no type checking: an ill-sorted
+    /// term gets the sort its operator would produce).
+    pub fn sort(&self) -> Sort {
+        let mut t = self;
+        loop {
+            match t.kind() {
+                TermKind::Bool(_) | TermKind::Quant(..) => return Sort::Bool,
+                TermKind::Int(_) => return Sort::Int,
+                TermKind::Var(_, s) | TermKind::Uf(_, _, s) => return s.clone(),
+                TermKind::App(op, args) => match op {
+                    Op::Not
+                    | Op::And
+                    | Op::Or
+                    | Op::Implies
+                    | Op::Eq
+                    | Op::Distinct
+                    | Op::Lt
+                    | Op::Le
+                    | Op::Gt
+                    | Op::Ge => return Sort::Bool,
+                    Op::Add | Op::Sub | Op::Neg | Op::Mul | Op::Div | Op::Mod => return Sort::Int,
+                    Op::Select => match args.first() {
+                        Some(a) => match a.sort() {
+                            Sort::Array(_, e) => return *e,
+                            _ => return Sort::Int,
+                        },
+                        None => return Sort::Int,
+                    },
+                    Op::Store => match args.first() {
+                        Some(a) => t = a,
+                        None => return Sort::array_of(Sort::Int),
+                    },
+                    Op::Ite => match args.get(1) {
+                        Some(a) => t = a,
+                        None => return Sort::Bool,
+                    },
+                },
+            }
+        }
+    }
+
     /// Free constants (name, sort) in first-occurrence order, without duplicates.
     pub fn free_vars(&self) -> Vec<(String, Sort)> {
         let mut out: Vec<(String, Sort)> = Vec::new();

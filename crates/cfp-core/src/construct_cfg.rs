@@ -1,0 +1,735 @@
+//! ConstructCFG (paper §5.4, Fig. 13 and the rules of Fig. 14; DESIGN.md §3): the
+//! context-free grammar `G_P` that over-approximates the API-call sequences of the
+//! program's PCFAs.
+//!
+//! For every method `m` and every exit state `c` of its PCFA ("exit clone", the paper's
+//! summary `φ = Pred(c)`), one sub-grammar over the states that lie on an entry→`c` path:
+//!
+//! | rule (Fig. 14) | PCFA edge / state        | production                         |
+//! |----------------|--------------------------|------------------------------------|
+//! | (1) Stmt       | `(s, σ, s')`, σ a block  | `N_s → N_s'`                       |
+//! | (2) API        | `(s, t, s')`, t terminal | `N_s → t N_s'`                     |
+//! | (3) Call       | `(s, call m', s')`       | `N_s → M'_{c'} N_s'` per exit `c'` of `m'` with `feasible` |
+//! | (4) Entry      | entry state `s`          | `M_c → N_s`                        |
+//! | (5) Exit       | the exit state `c`       | `N_c → ε`                          |
+//!
+//! The paper keeps the states backward-reachable from `c`; we also drop those not
+//! forward-reachable from an entry state (their nonterminals are unreachable from
+//! `M_c`, so the language is the same and the grammar smaller). Only `(method, exit)`
+//! pairs reachable from the root method through call productions get a sub-grammar.
+//! The start symbol is the root method's nonterminal (a `<start>` nonterminal choosing
+//! among them when the root has several exit clones).
+//!
+//! `feasible(e, φ')` of rule (3) is a caller-supplied closure over a [`CallQuery`]. With a
+//! closure that always answers `true` the grammar is still a sound over-approximation
+//! (every call may return through every exit clone); answering `false` must only happen
+//! when `Pred(s) ∧ Pred(s') ∧ Pred(c')` (bound across the call) is unsatisfiable. Answers
+//! are memoised per `(caller, PCFA edge, callee exit)`.
+//!
+//! # Names (deterministic, readable in the UI)
+//! * method nonterminal: the method's name, `Main.foo` (the paper's `Foo`); for an exit
+//!   clone with ordinal `k ≠ 0` a suffix `@e<k>`: `Main.acquire@e1` (the paper's
+//!   `Acquire_φ1`);
+//! * state nonterminal: `<method>:<state>` with the state named as in
+//!   [`Pcfa::state_name`] (`n3`, `n3#2` for its second clone), plus the same `@e<k>`
+//!   suffix: `Main.foo:n3`, `Main.acquire:n3#1@e1` (the paper's `F3`, `A'_{3,φ1}`);
+//! * terminals: the spec terminal's canonical spelling, `$1.lock()`.
+//!
+//! Method names never contain `:` or `@`, so names are unique. Every nonterminal and
+//! production keeps its origin ([`NtInfo`], [`ProdOrigin`]) so that a derivation maps
+//! back to a nested path without guessing ([`crate::nested_path`]).
+
+use crate::ir::{Edge, MethodId, Program, TerminalId};
+use crate::pcfa::{Pcfa, PcfaEdge, PcfaEdgeId, Pcfas, StateId};
+use cfp_grammar::{Grammar, NontermId, ProdId, Production, Sym, TermId};
+use serde::Serialize;
+use std::collections::{BTreeMap, VecDeque};
+
+/// What a nonterminal stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum NtInfo {
+    /// `<start>`: chooses among the root method's exit clones (only when it has several).
+    Start,
+    /// `M_c`: method `method` returning through exit state `exit`.
+    Method {
+        /// The method.
+        method: MethodId,
+        /// Its exit state (the clone).
+        exit: StateId,
+    },
+    /// `N_s` of the sub-grammar of `(method, exit)`.
+    State {
+        /// The method.
+        method: MethodId,
+        /// The PCFA state.
+        state: StateId,
+        /// The exit state of the sub-grammar.
+        exit: StateId,
+    },
+}
+
+/// Where a production comes from. `method`/`exit` name the sub-grammar it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ProdOrigin {
+    /// `<start> → M_{root, exit}`.
+    Start {
+        /// The root's exit state.
+        exit: StateId,
+    },
+    /// Rule (4): `M_c → N_entry`.
+    Entry {
+        /// The method.
+        method: MethodId,
+        /// The sub-grammar's exit state.
+        exit: StateId,
+        /// The entry state.
+        entry: StateId,
+    },
+    /// Rule (1): `N_s → N_s'` for a non-call, non-API PCFA edge.
+    Intra {
+        /// The method.
+        method: MethodId,
+        /// The sub-grammar's exit state.
+        exit: StateId,
+        /// The PCFA edge.
+        edge: PcfaEdgeId,
+    },
+    /// Rule (2): `N_s → t N_s'` for an API PCFA edge.
+    Api {
+        /// The method.
+        method: MethodId,
+        /// The sub-grammar's exit state.
+        exit: StateId,
+        /// The PCFA edge.
+        edge: PcfaEdgeId,
+        /// The program terminal emitted.
+        terminal: TerminalId,
+    },
+    /// Rule (3): `N_s → M'_{c'} N_s'` for a call PCFA edge returning through `callee_exit`.
+    Call {
+        /// The caller.
+        method: MethodId,
+        /// The sub-grammar's exit state.
+        exit: StateId,
+        /// The PCFA edge of the call.
+        edge: PcfaEdgeId,
+        /// The callee.
+        callee: MethodId,
+        /// The callee's exit state (clone) the call returns through.
+        callee_exit: StateId,
+    },
+    /// Rule (5): `N_c → ε`.
+    Exit {
+        /// The method.
+        method: MethodId,
+        /// The exit state.
+        exit: StateId,
+    },
+}
+
+/// The question rule (3) asks: may the call on PCFA edge `edge` of `caller` return
+/// through the callee's exit state `callee_exit`?
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallQuery {
+    /// The calling method.
+    pub caller: MethodId,
+    /// The call edge (`from`, `to` are the caller's states around the call).
+    pub edge: PcfaEdge,
+    /// The called method.
+    pub callee: MethodId,
+    /// The callee's exit state.
+    pub callee_exit: StateId,
+}
+
+/// `G_P` with the origin of each of its symbols and productions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProgramGrammar {
+    /// The grammar.
+    pub grammar: Grammar,
+    /// Per nonterminal id, what it stands for.
+    pub nonterminals: Vec<NtInfo>,
+    /// Per production id, where it comes from.
+    pub productions: Vec<ProdOrigin>,
+    /// Per grammar terminal id, the program terminal.
+    pub terminals: Vec<TerminalId>,
+    #[serde(skip)]
+    index: BTreeMap<NtInfo, NontermId>,
+}
+
+impl ProgramGrammar {
+    /// What nonterminal `n` stands for.
+    pub fn nt_info(&self, n: NontermId) -> Option<NtInfo> {
+        self.nonterminals.get(n.index()).copied()
+    }
+
+    /// Where production `p` comes from.
+    pub fn origin(&self, p: ProdId) -> Option<ProdOrigin> {
+        self.productions.get(p.index()).copied()
+    }
+
+    /// The nonterminal standing for `info`, if the grammar has it.
+    pub fn nonterminal(&self, info: &NtInfo) -> Option<NontermId> {
+        self.index.get(info).copied()
+    }
+
+    /// The program terminal of grammar terminal `t`.
+    pub fn program_terminal(&self, t: TermId) -> Option<TerminalId> {
+        self.terminals.get(t.index()).copied()
+    }
+}
+
+/// ConstructCFG with the call-feasibility check `feasible` (paper Fig. 13/14).
+pub fn construct_cfg(
+    program: &Program,
+    pcfas: &Pcfas,
+    feasible: &mut dyn FnMut(&CallQuery) -> bool,
+) -> ProgramGrammar {
+    Builder::new(program, pcfas, feasible).run()
+}
+
+/// ConstructCFG where every callee exit clone is feasible at every call site: a sound
+/// over-approximation (the grammar of the initial PCFAs, paper Fig. 4).
+pub fn construct_cfg_unchecked(program: &Program, pcfas: &Pcfas) -> ProgramGrammar {
+    construct_cfg(program, pcfas, &mut |_| true)
+}
+
+struct Builder<'a> {
+    program: &'a Program,
+    pcfas: &'a Pcfas,
+    feasible: &'a mut dyn FnMut(&CallQuery) -> bool,
+    memo: BTreeMap<(MethodId, PcfaEdgeId, StateId), bool>,
+    out: ProgramGrammar,
+    term_index: BTreeMap<String, TermId>,
+    term_of: Vec<Option<TermId>>,
+    queued: BTreeMap<(MethodId, StateId), ()>,
+    queue: VecDeque<(MethodId, StateId)>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(
+        program: &'a Program,
+        pcfas: &'a Pcfas,
+        feasible: &'a mut dyn FnMut(&CallQuery) -> bool,
+    ) -> Self {
+        let mut b = Builder {
+            program,
+            pcfas,
+            feasible,
+            memo: BTreeMap::new(),
+            out: ProgramGrammar {
+                grammar: Grammar {
+                    terminals: Vec::new(),
+                    nonterminals: Vec::new(),
+                    productions: Vec::new(),
+                    start: NontermId(0),
+                },
+                nonterminals: Vec::new(),
+                productions: Vec::new(),
+                terminals: Vec::new(),
+                index: BTreeMap::new(),
+            },
+            term_index: BTreeMap::new(),
+            term_of: Vec::new(),
+            queued: BTreeMap::new(),
+            queue: VecDeque::new(),
+        };
+        // Every program terminal, in order (unused ones are harmless: the inclusion
+        // engine cleans the grammar first).
+        for (i, t) in program.terminals.iter().enumerate() {
+            let name = t.to_string();
+            let id = match b.term_index.get(&name) {
+                Some(id) => *id,
+                None => {
+                    let id = TermId(b.out.grammar.terminals.len() as u32);
+                    b.out.grammar.terminals.push(name.clone());
+                    b.out.terminals.push(TerminalId(i as u32));
+                    b.term_index.insert(name, id);
+                    id
+                }
+            };
+            b.term_of.push(Some(id));
+        }
+        b
+    }
+
+    fn pcfa(&self, m: MethodId) -> Option<&'a Pcfa> {
+        self.pcfas.method(m)
+    }
+
+    fn exit_suffix(&self, m: MethodId, exit: StateId) -> String {
+        match self.pcfa(m).and_then(|p| p.state(exit)) {
+            Some(st) if st.clone != 0 => format!("@e{}", st.clone),
+            _ => String::new(),
+        }
+    }
+
+    fn name(&self, info: &NtInfo) -> String {
+        let mname = |m: MethodId| {
+            self.program
+                .method(m)
+                .map_or_else(|| format!("<method{}>", m.0), |c| c.name.clone())
+        };
+        match *info {
+            NtInfo::Start => "<start>".to_string(),
+            NtInfo::Method { method, exit } => {
+                format!("{}{}", mname(method), self.exit_suffix(method, exit))
+            }
+            NtInfo::State {
+                method,
+                state,
+                exit,
+            } => {
+                let sname = self
+                    .pcfa(method)
+                    .map_or_else(String::new, |p| p.state_name(state));
+                format!(
+                    "{}:{}{}",
+                    mname(method),
+                    sname,
+                    self.exit_suffix(method, exit)
+                )
+            }
+        }
+    }
+
+    fn nt(&mut self, info: NtInfo) -> NontermId {
+        if let Some(n) = self.out.index.get(&info) {
+            return *n;
+        }
+        let name = self.name(&info);
+        let id = NontermId(self.out.grammar.nonterminals.len() as u32);
+        self.out.grammar.nonterminals.push(name);
+        self.out.nonterminals.push(info);
+        self.out.index.insert(info, id);
+        id
+    }
+
+    fn prod(&mut self, lhs: NontermId, rhs: Vec<Sym>, origin: ProdOrigin) {
+        self.out.grammar.productions.push(Production { lhs, rhs });
+        self.out.productions.push(origin);
+    }
+
+    /// The method nonterminal of `(m, exit)`, queueing its sub-grammar.
+    fn method_nt(&mut self, m: MethodId, exit: StateId) -> NontermId {
+        if self.queued.insert((m, exit), ()).is_none() {
+            self.queue.push_back((m, exit));
+        }
+        self.nt(NtInfo::Method { method: m, exit })
+    }
+
+    fn run(mut self) -> ProgramGrammar {
+        let root = self.program.root;
+        let root_exits: Vec<StateId> = self
+            .pcfa(root)
+            .map_or_else(Vec::new, |p| p.exit_states().to_vec());
+        let start = match root_exits.as_slice() {
+            [only] => self.method_nt(root, *only),
+            _ => {
+                let s = self.nt(NtInfo::Start);
+                for e in root_exits {
+                    let m = self.method_nt(root, e);
+                    self.prod(s, vec![Sym::N(m)], ProdOrigin::Start { exit: e });
+                }
+                s
+            }
+        };
+        self.out.grammar.start = start;
+        let mut order: BTreeMap<(MethodId, StateId), usize> = BTreeMap::new();
+        while let Some((m, exit)) = self.queue.pop_front() {
+            let k = order.len();
+            order.insert((m, exit), k);
+            self.sub_grammar(m, exit);
+        }
+        renumber(&mut self.out, &order);
+        self.out
+    }
+
+    /// GenGrammar(A, c, Θ) for method `m` and exit state `exit`.
+    fn sub_grammar(&mut self, m: MethodId, exit: StateId) {
+        let (Some(pcfa), Some(cfa)) = (self.pcfa(m), self.program.method(m)) else {
+            return;
+        };
+        let live = live_states(pcfa, exit);
+        let mnt = self.nt(NtInfo::Method { method: m, exit });
+        let state_nt = |b: &mut Self, s: StateId| {
+            b.nt(NtInfo::State {
+                method: m,
+                state: s,
+                exit,
+            })
+        };
+        for &s in pcfa.entry_states() {
+            if live.get(s.index()).copied().unwrap_or(false) {
+                let n = state_nt(self, s);
+                self.prod(
+                    mnt,
+                    vec![Sym::N(n)],
+                    ProdOrigin::Entry {
+                        method: m,
+                        exit,
+                        entry: s,
+                    },
+                );
+            }
+        }
+        for st in pcfa.states() {
+            let s = st.id;
+            if !live.get(s.index()).copied().unwrap_or(false) {
+                continue;
+            }
+            let lhs = state_nt(self, s);
+            if s == exit {
+                self.prod(lhs, Vec::new(), ProdOrigin::Exit { method: m, exit });
+            }
+            for &eid in pcfa.out_edges(s) {
+                let Some(edge) = pcfa.edge(eid).copied() else {
+                    continue;
+                };
+                if !live.get(edge.to.index()).copied().unwrap_or(false) {
+                    continue;
+                }
+                let Some(label) = cfa.graph.edge_weight(edge.cfa_edge) else {
+                    continue;
+                };
+                let rhs_nt = state_nt(self, edge.to);
+                match label {
+                    Edge::Block(_) => self.prod(
+                        lhs,
+                        vec![Sym::N(rhs_nt)],
+                        ProdOrigin::Intra {
+                            method: m,
+                            exit,
+                            edge: eid,
+                        },
+                    ),
+                    Edge::Api { terminal, .. } => {
+                        self.api_prod(lhs, rhs_nt, m, exit, eid, *terminal)
+                    }
+                    Edge::ApiCall { terminals, .. } => {
+                        // Not instrumented: any of its terminals, or none (a sound
+                        // over-approximation of the guards instrumentation would add).
+                        for t in terminals {
+                            self.api_prod(lhs, rhs_nt, m, exit, eid, *t);
+                        }
+                        self.prod(
+                            lhs,
+                            vec![Sym::N(rhs_nt)],
+                            ProdOrigin::Intra {
+                                method: m,
+                                exit,
+                                edge: eid,
+                            },
+                        );
+                    }
+                    Edge::Call { callee, .. } => {
+                        let callee = *callee;
+                        let exits: Vec<StateId> = self
+                            .pcfa(callee)
+                            .map_or_else(Vec::new, |p| p.exit_states().to_vec());
+                        for ce in exits {
+                            let q = CallQuery {
+                                caller: m,
+                                edge,
+                                callee,
+                                callee_exit: ce,
+                            };
+                            let ok = match self.memo.get(&(m, eid, ce)) {
+                                Some(v) => *v,
+                                None => {
+                                    let v = (self.feasible)(&q);
+                                    self.memo.insert((m, eid, ce), v);
+                                    v
+                                }
+                            };
+                            if !ok {
+                                continue;
+                            }
+                            let callee_nt = self.method_nt(callee, ce);
+                            self.prod(
+                                lhs,
+                                vec![Sym::N(callee_nt), Sym::N(rhs_nt)],
+                                ProdOrigin::Call {
+                                    method: m,
+                                    exit,
+                                    edge: eid,
+                                    callee,
+                                    callee_exit: ce,
+                                },
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn api_prod(
+        &mut self,
+        lhs: NontermId,
+        rhs: NontermId,
+        method: MethodId,
+        exit: StateId,
+        edge: PcfaEdgeId,
+        terminal: TerminalId,
+    ) {
+        let Some(Some(t)) = self.term_of.get(terminal.index()).copied() else {
+            return;
+        };
+        self.prod(
+            lhs,
+            vec![Sym::T(t), Sym::N(rhs)],
+            ProdOrigin::Api {
+                method,
+                exit,
+                edge,
+                terminal,
+            },
+        );
+    }
+}
+
+/// Renumber the nonterminals so that each sub-grammar's symbols are contiguous: the
+/// start symbol, then per sub-grammar (in the order they were discovered from the root)
+/// its method nonterminal and its state nonterminals by state id.
+fn renumber(out: &mut ProgramGrammar, order: &BTreeMap<(MethodId, StateId), usize>) {
+    let rank = |info: &NtInfo| -> (usize, usize, u32) {
+        match *info {
+            NtInfo::Start => (0, 0, 0),
+            NtInfo::Method { method, exit } => (
+                order.get(&(method, exit)).map_or(usize::MAX, |k| k + 1),
+                0,
+                0,
+            ),
+            NtInfo::State {
+                method,
+                state,
+                exit,
+            } => (
+                order.get(&(method, exit)).map_or(usize::MAX, |k| k + 1),
+                1,
+                state.0,
+            ),
+        }
+    };
+    let mut perm: Vec<usize> = (0..out.nonterminals.len()).collect();
+    perm.sort_by_key(|&i| (rank(&out.nonterminals[i]), i));
+    // new_id[old] = new
+    let mut new_id = vec![NontermId(0); perm.len()];
+    for (new, &old) in perm.iter().enumerate() {
+        new_id[old] = NontermId(new as u32);
+    }
+    let map = |n: NontermId| new_id.get(n.index()).copied().unwrap_or(n);
+    out.grammar.nonterminals = perm
+        .iter()
+        .map(|&i| std::mem::take(&mut out.grammar.nonterminals[i]))
+        .collect();
+    out.nonterminals = perm.iter().map(|&i| out.nonterminals[i]).collect();
+    for p in &mut out.grammar.productions {
+        p.lhs = map(p.lhs);
+        for s in &mut p.rhs {
+            if let Sym::N(n) = s {
+                *n = map(*n);
+            }
+        }
+    }
+    out.grammar.start = map(out.grammar.start);
+    for v in out.index.values_mut() {
+        *v = map(*v);
+    }
+}
+
+/// States on some path from an entry state to `exit` (indexed by state id).
+fn live_states(pcfa: &Pcfa, exit: StateId) -> Vec<bool> {
+    let n = pcfa.state_capacity();
+    let mut bwd = vec![false; n];
+    let mut stack = Vec::new();
+    if pcfa.state(exit).is_some() {
+        bwd[exit.index()] = true;
+        stack.push(exit);
+    }
+    while let Some(s) = stack.pop() {
+        for &e in pcfa.in_edges(s) {
+            if let Some(edge) = pcfa.edge(e) {
+                if let Some(seen) = bwd.get_mut(edge.from.index()) {
+                    if !*seen {
+                        *seen = true;
+                        stack.push(edge.from);
+                    }
+                }
+            }
+        }
+    }
+    let mut live = vec![false; n];
+    for &s in pcfa.entry_states() {
+        if bwd.get(s.index()).copied().unwrap_or(false) && !live[s.index()] {
+            live[s.index()] = true;
+            stack.push(s);
+        }
+    }
+    while let Some(s) = stack.pop() {
+        for &e in pcfa.out_edges(s) {
+            if let Some(edge) = pcfa.edge(e) {
+                let t = edge.to.index();
+                if bwd.get(t).copied().unwrap_or(false) && !live[t] {
+                    live[t] = true;
+                    stack.push(edge.to);
+                }
+            }
+        }
+    }
+    live
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::pcfa::Truth;
+    use crate::LowerOptions;
+    use cfp_smt::Term;
+
+    pub(crate) const FIG2: &str = include_str!("../../../tests/frontend/01-paper-figure2.java");
+    pub(crate) const LOCK: &str = include_str!("../../../tests/specs/lock-paper.cfg");
+
+    /// The instrumented program of the paper's Figure 2.
+    pub(crate) fn fig2() -> Program {
+        let unit = cfp_syntax::parse_program(FIG2);
+        assert!(!unit.has_errors(), "{:?}", unit.diagnostics);
+        let spec = cfp_syntax::parse_spec(LOCK);
+        assert!(!spec.has_errors(), "{:?}", spec.diagnostics);
+        match crate::front_end(&unit.tree, &spec.tree, &LowerOptions::default()) {
+            Ok((p, _)) => p,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    pub(crate) fn method_id(p: &Program, name: &str) -> MethodId {
+        p.methods
+            .iter()
+            .find(|m| m.name == name)
+            .map(|m| m.id)
+            .expect("method")
+    }
+
+    #[test]
+    fn figure4_initial_grammar() {
+        let p = fig2();
+        let pcfas = Pcfas::initial(&p);
+        let g = construct_cfg_unchecked(&p, &pcfas);
+        insta::assert_snapshot!(g.grammar.to_string());
+        assert_eq!(g.grammar.nonterminal_name(g.grammar.start), "<root>");
+        assert_eq!(g.nonterminals.len(), g.grammar.nonterminals.len());
+        assert_eq!(g.productions.len(), g.grammar.productions.len());
+        // Origins agree with the grammar: every nonterminal maps back to itself.
+        for (i, info) in g.nonterminals.iter().enumerate() {
+            assert_eq!(g.nonterminal(info), Some(NontermId(i as u32)));
+        }
+        // Figure 4: F3 -> Acquire F4 is our `Main.foo:n0 -> Main.acquire Main.foo:n1`.
+        let foo = method_id(&p, "Main.foo");
+        let acquire = method_id(&p, "Main.acquire");
+        let calls: Vec<_> = g
+            .productions
+            .iter()
+            .filter(|o| matches!(o, ProdOrigin::Call { method, callee, .. } if *method == foo && *callee == acquire))
+            .collect();
+        assert_eq!(calls.len(), 1);
+        // Deterministic.
+        assert_eq!(construct_cfg_unchecked(&p, &pcfas), g);
+    }
+
+    /// Refine acquire's exit by `l1 = $1` as in the paper's Fig. 6(b): two exit clones,
+    /// the lock edge only into the `l1 = $1` clone, the skip only into the other one.
+    pub(crate) fn fig6_acquire(p: &Program, pcfas: &mut Pcfas) -> (StateId, StateId) {
+        let acquire = method_id(p, "Main.acquire");
+        let pcfa = pcfas.method_mut(acquire).expect("pcfa");
+        let exit = pcfa.exit_states()[0];
+        let eq = Term::eq(
+            Term::var("l1", cfp_smt::Sort::Int),
+            Term::var("$1", cfp_smt::Sort::Int),
+        );
+        let i = pcfa.add_predicate(pcfa.exit_loc, eq);
+        let pos = pcfa.clone_state(exit).expect("clone");
+        pcfa.set_truth(exit, i, Truth::False);
+        pcfa.set_truth(pos, i, Truth::True);
+        let cfa = &p.methods[acquire.index()];
+        let drop: Vec<PcfaEdgeId> = pcfa
+            .edges()
+            .filter(|e| {
+                let lock = matches!(cfa.graph.edge_weight(e.cfa_edge), Some(Edge::Api { .. }));
+                (e.to == exit && lock) || (e.to == pos && !lock)
+            })
+            .map(|e| e.id)
+            .collect();
+        for e in drop {
+            pcfa.remove_edge(e);
+        }
+        (exit, pos)
+    }
+
+    #[test]
+    fn exit_clones_give_one_sub_grammar_each() {
+        let p = fig2();
+        let mut pcfas = Pcfas::initial(&p);
+        let (neg, pos) = fig6_acquire(&p, &mut pcfas);
+        let acquire = method_id(&p, "Main.acquire");
+        let mut asked = Vec::new();
+        let g = construct_cfg(&p, &pcfas, &mut |q| {
+            asked.push((q.callee, q.callee_exit));
+            true
+        });
+        let text = g.grammar.to_string();
+        let acq: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("Main.acquire"))
+            .collect();
+        assert_eq!(
+            acq,
+            [
+                "Main.acquire -> Main.acquire:n0;",
+                "Main.acquire:n0 -> Main.acquire:n1;",
+                "Main.acquire:n1 -> Main.acquire:n3;",
+                "Main.acquire:n3 -> ε;",
+                "Main.acquire@e1 -> Main.acquire:n0@e1;",
+                "Main.acquire:n0@e1 -> Main.acquire:n1@e1;",
+                "Main.acquire:n1@e1 -> Main.acquire:n2@e1;",
+                "Main.acquire:n2@e1 -> $1.lock() Main.acquire:n3#1@e1;",
+                "Main.acquire:n3#1@e1 -> ε;",
+            ]
+        );
+        // Each (call edge, callee exit) was asked once.
+        assert_eq!(
+            asked.iter().filter(|(m, _)| *m == acquire).count(),
+            2,
+            "{asked:?}"
+        );
+        assert!(asked.contains(&(acquire, neg)) && asked.contains(&(acquire, pos)));
+        // An infeasible clone gives no call production and no sub-grammar.
+        let g2 = construct_cfg(&p, &pcfas, &mut |q| q.callee_exit != pos);
+        assert!(g2
+            .nonterminal(&NtInfo::Method {
+                method: acquire,
+                exit: pos
+            })
+            .is_none());
+        assert!(!g2.grammar.to_string().contains("@e1"));
+    }
+
+    #[test]
+    fn several_root_exits_get_a_start_symbol() {
+        let p = fig2();
+        let mut pcfas = Pcfas::initial(&p);
+        let root = pcfas.method_mut(p.root).expect("root");
+        let exit = root.exit_states()[0];
+        root.clone_state(exit);
+        let g = construct_cfg_unchecked(&p, &pcfas);
+        assert_eq!(g.grammar.nonterminal_name(g.grammar.start), "<start>");
+        assert!(g
+            .grammar
+            .to_string()
+            .starts_with("<start> -> <root> | <root>@e1;\n"));
+        // Mismatched PCFAs (none at all) give an empty grammar, not a panic.
+        let empty = construct_cfg_unchecked(&p, &Pcfas { methods: vec![] });
+        assert!(empty.grammar.productions.is_empty());
+    }
+}

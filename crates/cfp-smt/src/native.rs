@@ -1,0 +1,315 @@
+//! The native backend: one long-lived `z3 -in` subprocess over pipes (feature `native`).
+//!
+//! Each [`Solver::eval`] sends `(reset)`, the script and `(echo "<unique marker>")`, and
+//! reads stdout up to the marker line. A reader thread drains stdout (so a large script
+//! never deadlocks against a full output pipe) and another keeps the tail of stderr. A
+//! dead process is restarted on the next call; an optional hard deadline kills a process
+//! that does not answer. Dropping the backend kills the process.
+
+use crate::solver::{Solver, SolverError};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How to install the solver, for error messages.
+pub const INSTALL_HINT: &str = "install it with `cargo xtask setup-z3` (puts the z3-solver \
+     5.4.1.0 wheel's binary in target/tools/z3/bin/z3), or set CFP_Z3=/path/to/z3, or put \
+     `z3` on PATH";
+
+/// Most bytes of stderr kept.
+const STDERR_KEEP: usize = 16 * 1024;
+
+fn exe_name() -> &'static str {
+    if cfg!(windows) {
+        "z3.exe"
+    } else {
+        "z3"
+    }
+}
+
+/// Find the `z3` executable: `explicit` if given, else `$CFP_Z3`, else the copy installed
+/// by `cargo xtask setup-z3` (`target/tools/z3/bin/z3`, looked up next to the current
+/// executable — `<exe>/../../tools/…` and up to two more levels, which covers
+/// `target/debug/deps` — and under the current directory), else `z3` on `PATH`.
+/// The error names every place tried and how to install.
+pub fn find_z3(explicit: Option<&Path>) -> Result<PathBuf, SolverError> {
+    let mut tried: Vec<String> = Vec::new();
+    if let Some(p) = explicit {
+        if p.is_file() {
+            return Ok(p.to_path_buf());
+        }
+        return Err(SolverError::Unavailable(format!(
+            "no z3 executable at {} (given explicitly); {INSTALL_HINT}",
+            p.display()
+        )));
+    }
+    match std::env::var_os("CFP_Z3") {
+        Some(v) if !v.is_empty() => {
+            let p = PathBuf::from(&v);
+            if p.is_file() {
+                return Ok(p);
+            }
+            return Err(SolverError::Unavailable(format!(
+                "CFP_Z3={} is not a file; {INSTALL_HINT}",
+                p.display()
+            )));
+        }
+        _ => tried.push("$CFP_Z3 (unset)".into()),
+    }
+    let tools = Path::new("tools").join("z3").join("bin").join(exe_name());
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Ok(exe) = std::env::current_exe() {
+        // `<exe>/../../tools` is `<exe's dir>/../tools`: target/debug/cfp → target/tools.
+        for dir in exe.ancestors().skip(2).take(3) {
+            candidates.push(dir.join(&tools));
+        }
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        candidates.push(cwd.join("target").join(&tools));
+    }
+    for c in candidates {
+        if c.is_file() {
+            return Ok(c);
+        }
+        tried.push(c.display().to_string());
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&path) {
+            let c = dir.join(exe_name());
+            if c.is_file() {
+                return Ok(c);
+            }
+        }
+    }
+    tried.push("`z3` on PATH".into());
+    Err(SolverError::Unavailable(format!(
+        "cannot find z3 (tried {}); {INSTALL_HINT}",
+        tried.join(", ")
+    )))
+}
+
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `z3 -in` as a [`Solver`].
+pub struct NativeZ3 {
+    path: PathBuf,
+    process: Option<Process>,
+    stderr: Arc<Mutex<String>>,
+    evals: u64,
+    starts: u64,
+    deadline: Option<Duration>,
+}
+
+fn lock(m: &Mutex<String>) -> std::sync::MutexGuard<'_, String> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+impl NativeZ3 {
+    /// Start `z3 -in` at `path`.
+    pub fn new(path: impl Into<PathBuf>) -> Result<Self, SolverError> {
+        let mut z = NativeZ3 {
+            path: path.into(),
+            process: None,
+            stderr: Arc::new(Mutex::new(String::new())),
+            evals: 0,
+            starts: 0,
+            deadline: None,
+        };
+        z.start()?;
+        Ok(z)
+    }
+
+    /// [`find_z3`] then [`NativeZ3::new`].
+    pub fn find(explicit: Option<&Path>) -> Result<Self, SolverError> {
+        NativeZ3::new(find_z3(explicit)?)
+    }
+
+    /// Kill the process and fail the call ([`SolverError::Crashed`]) when an answer takes
+    /// longer than `deadline` (a safety net; use `:timeout` for ordinary limits).
+    pub fn set_deadline(&mut self, deadline: Option<Duration>) {
+        self.deadline = deadline;
+    }
+
+    /// The executable.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// How many times a process was started (1 + restarts).
+    pub fn starts(&self) -> u64 {
+        self.starts
+    }
+
+    /// The last bytes the solver wrote to stderr.
+    pub fn stderr_tail(&self) -> String {
+        lock(&self.stderr).clone()
+    }
+
+    fn start(&mut self) -> Result<(), SolverError> {
+        let mut child = Command::new(&self.path)
+            .args(["-in", "-smt2"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                SolverError::Unavailable(format!(
+                    "cannot run {}: {e}; {INSTALL_HINT}",
+                    self.path.display()
+                ))
+            })?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(SolverError::Unavailable("no pipes to z3".into()));
+        };
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).into_owned();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let sink = Arc::clone(&self.stderr);
+        std::thread::spawn(move || {
+            let mut r = stderr;
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = r.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut s = lock(&sink);
+                s.push_str(&String::from_utf8_lossy(&buf[..n]));
+                if s.len() > STDERR_KEEP {
+                    let mut cut = s.len() - STDERR_KEEP;
+                    while !s.is_char_boundary(cut) {
+                        cut += 1;
+                    }
+                    s.drain(..cut);
+                }
+            }
+        });
+        self.starts += 1;
+        self.process = Some(Process {
+            child,
+            stdin,
+            lines: rx,
+        });
+        Ok(())
+    }
+
+    fn crashed(&mut self, what: &str) -> SolverError {
+        let status = match self.process.take() {
+            Some(mut p) => {
+                let _ = p.child.kill();
+                p.child
+                    .wait()
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|e| e.to_string())
+            }
+            None => "not running".into(),
+        };
+        let tail = self.stderr_tail();
+        let tail = tail.trim();
+        if tail.is_empty() {
+            SolverError::Crashed(format!("z3 {what} ({status})"))
+        } else {
+            SolverError::Crashed(format!("z3 {what} ({status}); stderr: {tail}"))
+        }
+    }
+
+    /// Run `script` and return its output (what [`Solver::eval`] does, synchronously).
+    pub fn eval_sync(&mut self, script: &str) -> Result<String, SolverError> {
+        // An unbalanced script would swallow the marker and hang the conversation.
+        crate::sexp::parse(script)
+            .map_err(|e| SolverError::Rejected(format!("malformed script: {e}")))?;
+        let alive = match self.process.as_mut() {
+            Some(p) => matches!(p.child.try_wait(), Ok(None)),
+            None => false,
+        };
+        if !alive {
+            if let Some(p) = self.process.take() {
+                p.kill();
+            }
+            self.start()?;
+        }
+        self.evals += 1;
+        let marker = format!("@cfp:done:{}:{}", std::process::id(), self.evals);
+        let input = format!("(reset)\n{script}\n(echo \"{marker}\")\n");
+        let Some(p) = self.process.as_mut() else {
+            return Err(SolverError::Crashed("z3 is not running".into()));
+        };
+        if p.stdin.write_all(input.as_bytes()).is_err() || p.stdin.flush().is_err() {
+            return Err(self.crashed("closed its input"));
+        }
+        let mut out = String::new();
+        loop {
+            let Some(p) = self.process.as_mut() else {
+                return Err(SolverError::Crashed("z3 is not running".into()));
+            };
+            let line = match self.deadline {
+                Some(d) => match p.lines.recv_timeout(d) {
+                    Ok(l) => l,
+                    Err(RecvTimeoutError::Timeout) => {
+                        return Err(self.crashed(&format!("gave no answer within {d:?}")))
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return Err(self.crashed("exited")),
+                },
+                None => match p.lines.recv() {
+                    Ok(l) => l,
+                    Err(_) => return Err(self.crashed("exited")),
+                },
+            };
+            if line.trim_end_matches(['\n', '\r']) == marker {
+                return Ok(out);
+            }
+            out.push_str(&line);
+        }
+    }
+}
+
+impl Solver for NativeZ3 {
+    fn eval(
+        &mut self,
+        script: &str,
+    ) -> impl std::future::Future<Output = Result<String, SolverError>> {
+        std::future::ready(self.eval_sync(script))
+    }
+}
+
+impl Drop for NativeZ3 {
+    fn drop(&mut self) {
+        if let Some(p) = self.process.take() {
+            p.kill();
+        }
+    }
+}

@@ -1,0 +1,589 @@
+//! A [`Session`]: typed queries over any [`Solver`] backend.
+//!
+//! Each call builds one complete, deterministic SMT-LIB2 script (declarations sorted by
+//! name, options first), evaluates it, and reads the answer. Answers to several commands
+//! are separated by `(echo "@cfp:sep")`, so an error printed for one of them (e.g.
+//! `(get-model)` after `unsat`) never shifts the reading of another.
+//!
+//! The session keeps counts only (scripts, queries, cache hits/misses); timing is the
+//! host's business (there is no clock in the browser's wasm).
+
+use crate::answer::{
+    check_errors, parse_check_sat, parse_horn_solution, parse_model, parse_reason_unknown,
+    parse_unsat_core, split_sections, CheckSat, HornSolution, Model,
+};
+use crate::solver::{Solver, SolverError};
+use crate::term::{quote_symbol, Sort, Term, TermKind};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+/// The line separating answers in a script's output.
+pub const SEPARATOR: &str = "@cfp:sep";
+
+/// Options applied to every script of a session.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SessionOptions {
+    /// `(set-option :timeout ms)` per `check-sat` (none = no limit).
+    pub timeout_ms: Option<u64>,
+}
+
+/// What to ask for besides the `check-sat` answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Want {
+    /// A model when `sat`.
+    pub model: bool,
+    /// An unsat core (names of named assertions) when `unsat`.
+    pub core: bool,
+}
+
+/// The result of [`Session::check`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckOutcome {
+    /// `sat`, `unsat` or `unknown` (with the reason).
+    pub result: CheckSat,
+    /// The model, when asked for and `sat` (assertion names are left out of it).
+    pub model: Option<Model>,
+    /// The unsat core, when asked for and `unsat`.
+    pub core: Option<Vec<String>>,
+}
+
+/// Counters of a session.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SessionStats {
+    /// Scripts sent to the solver (calls of [`Solver::eval`]).
+    pub scripts: u64,
+    /// `check-sat` commands sent to the solver (Horn queries included).
+    pub queries: u64,
+    /// Horn systems sent to the solver.
+    pub horn_queries: u64,
+    /// Batch queries answered from the memo cache.
+    pub cache_hits: u64,
+    /// Batch queries that went to the solver.
+    pub cache_misses: u64,
+}
+
+/// A constrained Horn clause `forall vars. (and body) => head`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct HornClause {
+    /// Universally quantified variables.
+    pub vars: Vec<(String, Sort)>,
+    /// Conjuncts: predicate applications (`Term::uf(name, args, Sort::Bool)`) and
+    /// constraints.
+    pub body: Vec<Term>,
+    /// The head: a predicate application, or `None` for `false` (a query).
+    pub head: Option<Term>,
+}
+
+/// A system of constrained Horn clauses over declared predicates.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct HornSystem {
+    /// Predicates and their argument sorts.
+    pub preds: Vec<(String, Vec<Sort>)>,
+    /// The clauses.
+    pub clauses: Vec<HornClause>,
+}
+
+/// The answer to a Horn system (Spacer's convention).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum HornAnswer {
+    /// `sat`: the system has a solution (for a trace: the interpolants).
+    Sat(HornSolution),
+    /// `unsat`: no solution (for a trace: the path is feasible).
+    Unsat,
+    /// `unknown`, with the solver's reason.
+    Unknown(String),
+}
+
+/// Typed queries over a solver backend, with a memo cache for batched checks.
+pub struct Session<S: Solver> {
+    solver: S,
+    options: SessionOptions,
+    stats: SessionStats,
+    cache: HashMap<String, CheckSat>,
+}
+
+/// A declaration derived from the terms of a script.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Decl {
+    Const(Sort),
+    Fun(Vec<Sort>, Sort),
+}
+
+fn declare(decls: &mut BTreeMap<String, Decl>, name: &str, d: Decl) -> Result<(), SolverError> {
+    match decls.get(name) {
+        Some(old) if *old != d => Err(SolverError::Rejected(format!(
+            "`{name}` is used with two different sorts"
+        ))),
+        Some(_) => Ok(()),
+        None => {
+            decls.insert(name.to_string(), d);
+            Ok(())
+        }
+    }
+}
+
+/// Collect the free constants and uninterpreted functions of `t` into `decls`.
+fn collect_decls(t: &Term, decls: &mut BTreeMap<String, Decl>) -> Result<(), SolverError> {
+    let mut stack: Vec<(&Term, Vec<&str>)> = vec![(t, Vec::new())];
+    while let Some((t, bound)) = stack.pop() {
+        match t.kind() {
+            TermKind::Var(n, s) if !bound.contains(&n.as_str()) => {
+                declare(decls, n, Decl::Const(s.clone()))?
+            }
+            TermKind::Var(..) | TermKind::Bool(_) | TermKind::Int(_) => {}
+            TermKind::App(_, args) => stack.extend(args.iter().map(|a| (a, bound.clone()))),
+            TermKind::Uf(n, args, s) => {
+                let d = if args.is_empty() {
+                    Decl::Const(s.clone())
+                } else {
+                    Decl::Fun(args.iter().map(Term::sort).collect(), s.clone())
+                };
+                declare(decls, n, d)?;
+                stack.extend(args.iter().map(|a| (a, bound.clone())));
+            }
+            TermKind::Quant(_, vars, body) => {
+                let mut b = bound.clone();
+                b.extend(vars.iter().map(|(n, _)| n.as_str()));
+                stack.push((body, b));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_decls(out: &mut String, decls: &BTreeMap<String, Decl>) {
+    for (name, d) in decls {
+        let name = quote_symbol(name);
+        let _ = match d {
+            Decl::Const(s) => writeln!(out, "(declare-const {name} {s})"),
+            Decl::Fun(args, s) => {
+                let args: Vec<String> = args.iter().map(Sort::to_string).collect();
+                writeln!(out, "(declare-fun {name} ({}) {s})", args.join(" "))
+            }
+        };
+    }
+}
+
+fn sep(out: &mut String) {
+    let _ = writeln!(out, "(echo \"{SEPARATOR}\")");
+}
+
+/// The `check-sat` answer and, for `unknown`, the reason from the next section.
+fn read_result(answer: &str, reason: &str) -> Result<CheckSat, SolverError> {
+    Ok(match parse_check_sat(answer)? {
+        CheckSat::Unknown(_) => {
+            CheckSat::Unknown(parse_reason_unknown(reason).unwrap_or_else(|| "unknown".into()))
+        }
+        r => r,
+    })
+}
+
+fn section<'a>(sections: &[&'a str], i: usize) -> Result<&'a str, SolverError> {
+    sections.get(i).copied().ok_or_else(|| {
+        SolverError::Unreadable(format!(
+            "expected {} answers separated by `{SEPARATOR}`, got {}",
+            i + 1,
+            sections.len()
+        ))
+    })
+}
+
+impl<S: Solver> Session<S> {
+    /// A session over `solver` with default options.
+    pub fn new(solver: S) -> Self {
+        Self::with_options(solver, SessionOptions::default())
+    }
+
+    /// A session over `solver` with `options`.
+    pub fn with_options(solver: S, options: SessionOptions) -> Self {
+        Session {
+            solver,
+            options,
+            stats: SessionStats::default(),
+            cache: HashMap::new(),
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &SessionOptions {
+        &self.options
+    }
+
+    /// Change the options (the memo cache is kept: a cached answer is `sat`/`unsat`, which
+    /// no option changes).
+    pub fn set_options(&mut self, options: SessionOptions) {
+        self.options = options;
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> &SessionStats {
+        &self.stats
+    }
+
+    /// The backend.
+    pub fn solver_mut(&mut self) -> &mut S {
+        &mut self.solver
+    }
+
+    /// Give the backend back.
+    pub fn into_solver(self) -> S {
+        self.solver
+    }
+
+    /// Empty the memo cache of [`Session::check_batch`].
+    pub fn clear_cache(&mut self) {
+        self.cache.clear();
+    }
+
+    fn timeout_option(&self, out: &mut String) {
+        if let Some(ms) = self.options.timeout_ms {
+            let _ = writeln!(out, "(set-option :timeout {ms})");
+        }
+    }
+
+    async fn run(&mut self, script: &str, queries: u64) -> Result<String, SolverError> {
+        self.stats.scripts += 1;
+        self.stats.queries += queries;
+        self.solver.eval(script).await
+    }
+
+    /// The script [`Session::check`] sends (for logs and tests).
+    pub fn check_script(
+        &self,
+        assertions: &[(Option<String>, Term)],
+        want: Want,
+    ) -> Result<String, SolverError> {
+        let mut decls = BTreeMap::new();
+        for (_, t) in assertions {
+            collect_decls(t, &mut decls)?;
+        }
+        let named = assertions.iter().any(|(n, _)| n.is_some());
+        let mut out = String::new();
+        if want.model {
+            out.push_str("(set-option :produce-models true)\n");
+        }
+        // Also without names, so that asking for a core on `unsat` gives `()`.
+        if named || want.core {
+            out.push_str("(set-option :produce-unsat-cores true)\n");
+        }
+        self.timeout_option(&mut out);
+        write_decls(&mut out, &decls);
+        for (name, t) in assertions {
+            let _ = match name {
+                Some(n) => writeln!(out, "(assert (! {t} :named {}))", quote_symbol(n)),
+                None => writeln!(out, "(assert {t})"),
+            };
+        }
+        out.push_str("(check-sat)\n");
+        sep(&mut out);
+        out.push_str("(get-info :reason-unknown)\n");
+        if want.model {
+            sep(&mut out);
+            out.push_str("(get-model)\n");
+        }
+        if want.core {
+            sep(&mut out);
+            out.push_str("(get-unsat-core)\n");
+        }
+        Ok(out)
+    }
+
+    /// Check the conjunction of `assertions` (each optionally named, for unsat cores) and
+    /// read the model or core asked for in `want`.
+    pub async fn check(
+        &mut self,
+        assertions: &[(Option<String>, Term)],
+        want: Want,
+    ) -> Result<CheckOutcome, SolverError> {
+        let script = self.check_script(assertions, want)?;
+        let output = self.run(&script, 1).await?;
+        let sections = split_sections(&output, SEPARATOR);
+        let result = read_result(section(&sections, 0)?, section(&sections, 1)?)?;
+        let mut next = 2;
+        let mut model = None;
+        if want.model {
+            let text = section(&sections, next)?;
+            next += 1;
+            if result == CheckSat::Sat {
+                let mut m = parse_model(text)?;
+                for (n, _) in assertions {
+                    if let Some(n) = n {
+                        m.values.remove(n);
+                    }
+                }
+                model = Some(m);
+            }
+        }
+        let mut core = None;
+        if want.core {
+            let text = section(&sections, next)?;
+            if result == CheckSat::Unsat {
+                core = Some(parse_unsat_core(text)?);
+            }
+        }
+        Ok(CheckOutcome {
+            result,
+            model,
+            core,
+        })
+    }
+
+    /// The script for the (uncached, deduplicated) `queries` of a batch.
+    pub fn batch_script(&self, queries: &[&Term]) -> Result<String, SolverError> {
+        let mut decls = BTreeMap::new();
+        for q in queries {
+            collect_decls(q, &mut decls)?;
+        }
+        let mut out = String::new();
+        self.timeout_option(&mut out);
+        write_decls(&mut out, &decls);
+        for q in queries {
+            let _ = writeln!(out, "(push 1)\n(assert {q})\n(check-sat)");
+            sep(&mut out);
+            out.push_str("(get-info :reason-unknown)\n(pop 1)\n");
+            sep(&mut out);
+        }
+        Ok(out)
+    }
+
+    /// Check each of `queries` independently, in one script. Answers are memoised by the
+    /// printed formula (`sat`/`unsat` only): hits do not reach the solver.
+    pub async fn check_batch(&mut self, queries: &[Term]) -> Result<Vec<CheckSat>, SolverError> {
+        let keys: Vec<String> = queries.iter().map(Term::to_string).collect();
+        let mut todo: Vec<&Term> = Vec::new();
+        let mut todo_keys: Vec<&str> = Vec::new();
+        for (q, k) in queries.iter().zip(&keys) {
+            if self.cache.contains_key(k) {
+                self.stats.cache_hits += 1;
+            } else if todo_keys.contains(&k.as_str()) {
+                // A repeat within this batch: answered by the first occurrence.
+                self.stats.cache_hits += 1;
+            } else {
+                self.stats.cache_misses += 1;
+                todo.push(q);
+                todo_keys.push(k);
+            }
+        }
+        let mut fresh: HashMap<&str, CheckSat> = HashMap::new();
+        if !todo.is_empty() {
+            let script = self.batch_script(&todo)?;
+            let output = self.run(&script, todo.len() as u64).await?;
+            let sections = split_sections(&output, SEPARATOR);
+            for (i, k) in todo_keys.iter().enumerate() {
+                let r = read_result(section(&sections, 2 * i)?, section(&sections, 2 * i + 1)?)?;
+                fresh.insert(k, r);
+            }
+            // Anything after the last separator (e.g. an error from `pop`) is a failure.
+            check_errors(section(&sections, 2 * todo.len())?)?;
+        }
+        let mut out = Vec::with_capacity(queries.len());
+        for k in &keys {
+            let r = match self.cache.get(k) {
+                Some(r) => r.clone(),
+                None => fresh
+                    .get(k.as_str())
+                    .cloned()
+                    .ok_or_else(|| SolverError::Unreadable(format!("no answer for query {k}")))?,
+            };
+            out.push(r);
+        }
+        for (k, r) in fresh {
+            if matches!(r, CheckSat::Sat | CheckSat::Unsat) {
+                self.cache.insert(k.to_string(), r);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The script [`Session::solve_horn`] sends.
+    pub fn horn_script(&self, system: &HornSystem) -> String {
+        let mut out = String::from("(set-logic HORN)\n");
+        self.timeout_option(&mut out);
+        for (name, sorts) in &system.preds {
+            let sorts: Vec<String> = sorts.iter().map(Sort::to_string).collect();
+            let _ = writeln!(
+                out,
+                "(declare-fun {} ({}) Bool)",
+                quote_symbol(name),
+                sorts.join(" ")
+            );
+        }
+        for c in &system.clauses {
+            let body = match c.body.as_slice() {
+                [] => "true".to_string(),
+                [b] => b.to_string(),
+                bs => {
+                    let parts: Vec<String> = bs.iter().map(Term::to_string).collect();
+                    format!("(and {})", parts.join(" "))
+                }
+            };
+            let head = c
+                .head
+                .as_ref()
+                .map_or_else(|| "false".to_string(), Term::to_string);
+            let clause = format!("(=> {body} {head})");
+            if c.vars.is_empty() {
+                let _ = writeln!(out, "(assert {clause})");
+            } else {
+                let vars: Vec<String> = c
+                    .vars
+                    .iter()
+                    .map(|(n, s)| format!("({} {s})", quote_symbol(n)))
+                    .collect();
+                let _ = writeln!(out, "(assert (forall ({}) {clause}))", vars.join(" "));
+            }
+        }
+        out.push_str("(check-sat)\n");
+        sep(&mut out);
+        out.push_str("(get-info :reason-unknown)\n");
+        sep(&mut out);
+        out.push_str("(get-model)\n");
+        out
+    }
+
+    /// Solve a Horn system with the solver's Horn engine (Spacer).
+    pub async fn solve_horn(&mut self, system: &HornSystem) -> Result<HornAnswer, SolverError> {
+        let script = self.horn_script(system);
+        self.stats.horn_queries += 1;
+        let output = self.run(&script, 1).await?;
+        let sections = split_sections(&output, SEPARATOR);
+        let result = read_result(section(&sections, 0)?, section(&sections, 1)?)?;
+        let model = section(&sections, 2)?;
+        Ok(match result {
+            CheckSat::Sat => HornAnswer::Sat(parse_horn_solution(model)?),
+            CheckSat::Unsat => HornAnswer::Unsat,
+            CheckSat::Unknown(r) => HornAnswer::Unknown(r),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block_on;
+
+    /// A scripted backend: returns canned outputs and records the scripts.
+    struct Canned {
+        outputs: Vec<String>,
+        scripts: Vec<String>,
+    }
+
+    impl Solver for Canned {
+        async fn eval(&mut self, script: &str) -> Result<String, SolverError> {
+            self.scripts.push(script.to_string());
+            if self.outputs.is_empty() {
+                return Err(SolverError::Crashed("no more canned outputs".into()));
+            }
+            Ok(self.outputs.remove(0))
+        }
+    }
+
+    fn canned(outputs: &[&str]) -> Session<Canned> {
+        Session::with_options(
+            Canned {
+                outputs: outputs.iter().map(|s| s.to_string()).collect(),
+                scripts: Vec::new(),
+            },
+            SessionOptions {
+                timeout_ms: Some(1000),
+            },
+        )
+    }
+
+    #[test]
+    fn check_script_and_answer() {
+        let x = Term::var("x", Sort::Int);
+        let a = Term::var("a", Sort::array_of(Sort::Int));
+        let f = Term::uf("f", vec![x.clone()], Sort::Int);
+        let asserts = vec![
+            (
+                Some("s1".to_string()),
+                Term::eq(Term::select(a, Term::int(1)), f),
+            ),
+            (None, Term::app(crate::Op::Lt, vec![x, Term::int(-3)])),
+        ];
+        let out = "sat\n@cfp:sep\n(:reason-unknown \"unknown\")\n@cfp:sep\n(\n  (define-fun x () Int\n    (- 4))\n  (define-fun s1 () Bool\n    (= (select a 1) (f x)))\n  (define-fun a () (Array Int Int)\n    ((as const (Array Int Int)) 0))\n  (define-fun f ((x!0 Int)) Int\n    0)\n)\n@cfp:sep\n(error \"line 12 column 15: unsat core is not available\")\n";
+        let mut s = canned(&[out]);
+        let want = Want {
+            model: true,
+            core: true,
+        };
+        let r = block_on(s.check(&asserts, want)).unwrap();
+        assert_eq!(r.result, CheckSat::Sat);
+        assert_eq!(r.core, None);
+        let m = r.model.unwrap();
+        assert_eq!(m.get("x"), Some(&crate::Value::Int(-4)));
+        assert!(m.get("s1").is_none());
+        assert_eq!(
+            s.solver_mut().scripts[0],
+            "(set-option :produce-models true)\n(set-option :produce-unsat-cores true)\n(set-option :timeout 1000)\n(declare-const a (Array Int Int))\n(declare-fun f (Int) Int)\n(declare-const x Int)\n(assert (! (= (select a 1) (f x)) :named s1))\n(assert (< x (- 3)))\n(check-sat)\n(echo \"@cfp:sep\")\n(get-info :reason-unknown)\n(echo \"@cfp:sep\")\n(get-model)\n(echo \"@cfp:sep\")\n(get-unsat-core)\n"
+        );
+        assert_eq!(s.stats().queries, 1);
+    }
+
+    #[test]
+    fn inconsistent_sorts_are_refused() {
+        let mut s = canned(&[]);
+        let t = Term::eq(
+            Term::var("x", Sort::Int),
+            Term::uf("x", vec![Term::int(1)], Sort::Int),
+        );
+        assert!(matches!(
+            block_on(s.check(&[(None, t)], Want::default())),
+            Err(SolverError::Rejected(_))
+        ));
+        assert_eq!(s.stats().scripts, 0);
+    }
+
+    #[test]
+    fn batch_memo_and_misaligned_output() {
+        let x = Term::var("x", Sort::Int);
+        let q1 = Term::app(crate::Op::Gt, vec![x.clone(), Term::int(0)]);
+        let q2 = Term::and([q1.clone(), Term::app(crate::Op::Lt, vec![x, Term::int(0)])]);
+        let mut s = canned(&[
+            "sat\n@cfp:sep\n(:reason-unknown \"\")\n@cfp:sep\nunsat\n@cfp:sep\n(:reason-unknown \"\")\n@cfp:sep\n",
+            "sat\n",
+        ]);
+        let r = block_on(s.check_batch(&[q1.clone(), q2.clone(), q1.clone()])).unwrap();
+        assert_eq!(r, vec![CheckSat::Sat, CheckSat::Unsat, CheckSat::Sat]);
+        assert_eq!(s.stats().cache_misses, 2);
+        assert_eq!(s.stats().cache_hits, 1);
+        let r = block_on(s.check_batch(&[q2.clone(), q1.clone()])).unwrap();
+        assert_eq!(r, vec![CheckSat::Unsat, CheckSat::Sat]);
+        assert_eq!(s.stats().cache_hits, 3);
+        assert_eq!(s.stats().scripts, 1);
+        let q3 = Term::app(crate::Op::Ge, vec![Term::var("y", Sort::Int), Term::int(0)]);
+        assert!(matches!(
+            block_on(s.check_batch(&[q3])),
+            Err(SolverError::Unreadable(_))
+        ));
+    }
+
+    #[test]
+    fn horn_script_shape() {
+        let l = Term::var("l", Sort::Int);
+        let p = Term::var("p", Sort::Int);
+        let i0 = Term::uf("I0", vec![l.clone(), p.clone()], Sort::Bool);
+        let sys = HornSystem {
+            preds: vec![("I0".into(), vec![Sort::Int, Sort::Int])],
+            clauses: vec![
+                HornClause {
+                    vars: vec![("l".into(), Sort::Int), ("p".into(), Sort::Int)],
+                    body: vec![Term::eq(l.clone(), p.clone())],
+                    head: Some(i0.clone()),
+                },
+                HornClause {
+                    vars: vec![],
+                    body: vec![],
+                    head: None,
+                },
+            ],
+        };
+        let s = canned(&[]);
+        assert_eq!(
+            s.horn_script(&sys),
+            "(set-logic HORN)\n(set-option :timeout 1000)\n(declare-fun I0 (Int Int) Bool)\n(assert (forall ((l Int) (p Int)) (=> (= l p) (I0 l p))))\n(assert (=> true false))\n(check-sat)\n(echo \"@cfp:sep\")\n(get-info :reason-unknown)\n(echo \"@cfp:sep\")\n(get-model)\n"
+        );
+    }
+}

@@ -1,0 +1,394 @@
+//! Integration tests against a real `z3 -in` (the PyPI z3-solver 5.4.1 binary).
+//!
+//! The solver is found like the CLI finds it (`CFP_Z3`, `target/tools/z3/bin/z3`, `PATH`);
+//! when there is none these tests FAIL with the install hint (`cargo xtask setup-z3`).
+
+use cfp_smt::answer::{check_errors, parse_check_sat};
+use cfp_smt::native::INSTALL_HINT;
+use cfp_smt::{
+    block_on, find_z3, CheckSat, HornAnswer, HornClause, HornSystem, NativeZ3, Op, Session,
+    SessionOptions, SolverError, Sort, Term, Value, Want,
+};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn z3() -> NativeZ3 {
+    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tools/z3/bin/z3");
+    let explicit = (std::env::var_os("CFP_Z3").is_none() && local.is_file()).then_some(local);
+    match NativeZ3::find(explicit.as_deref()) {
+        Ok(mut z) => {
+            z.set_deadline(Some(Duration::from_secs(60)));
+            z
+        }
+        Err(e) => panic!("z3 is needed for these tests: {e}"),
+    }
+}
+
+fn session() -> Session<NativeZ3> {
+    Session::with_options(
+        z3(),
+        SessionOptions {
+            timeout_ms: Some(10_000),
+        },
+    )
+}
+
+fn int(n: &str) -> Term {
+    Term::var(n, Sort::Int)
+}
+
+fn app(op: Op, args: Vec<Term>) -> Term {
+    Term::app(op, args)
+}
+
+#[test]
+fn sat_with_model_of_ints_bools_and_arrays() {
+    let mut s = session();
+    let a = Term::var("a", Sort::array_of(Sort::Int));
+    let c = Term::var("c", Sort::array_of(Sort::Bool));
+    let b = Term::var("b", Sort::Bool);
+    let asserts = vec![
+        (None, Term::eq(int("x"), Term::int(-3))),
+        (None, b.clone()),
+        (
+            None,
+            Term::eq(Term::select(a.clone(), Term::int(1)), Term::int(5)),
+        ),
+        (
+            None,
+            Term::eq(Term::select(a.clone(), Term::int(2)), Term::int(7)),
+        ),
+        (
+            None,
+            Term::eq(Term::select(a, Term::int(3)), Term::int(-11)),
+        ),
+        (None, Term::negate(Term::select(c, Term::int(4)))),
+        (
+            None,
+            Term::eq(
+                Term::uf("f", vec![int("x")], Sort::Int),
+                Term::int(12345678901234567890),
+            ),
+        ),
+    ];
+    let r = block_on(s.check(
+        &asserts,
+        Want {
+            model: true,
+            core: false,
+        },
+    ))
+    .unwrap();
+    assert_eq!(r.result, CheckSat::Sat);
+    let m = r.model.expect("a model");
+    assert_eq!(m.get("x"), Some(&Value::Int(-3)));
+    assert_eq!(m.get("b"), Some(&Value::Bool(true)));
+    let Some(Value::Array { default, entries }) = m.get("a") else {
+        panic!("array value expected: {m:?}")
+    };
+    let at = |i: i128| entries.get(&i).unwrap_or(default);
+    assert_eq!(
+        (at(1), at(2), at(3)),
+        (&Value::Int(5), &Value::Int(7), &Value::Int(-11))
+    );
+    let Some(Value::Array { default, entries }) = m.get("c") else {
+        panic!("array value expected: {m:?}")
+    };
+    assert_eq!(entries.get(&4).unwrap_or(default), &Value::Bool(false));
+    assert!(matches!(m.get("f"), Some(Value::Other(t)) if t.contains("12345678901234567890")));
+}
+
+#[test]
+fn unsat_with_core() {
+    let mut s = session();
+    let asserts = vec![
+        (
+            Some("pos".to_string()),
+            app(Op::Gt, vec![int("x"), Term::int(0)]),
+        ),
+        (
+            Some("y big".to_string()),
+            app(Op::Gt, vec![int("y"), Term::int(10)]),
+        ),
+        (
+            Some("neg".to_string()),
+            app(Op::Lt, vec![int("x"), Term::int(0)]),
+        ),
+        (None, app(Op::Lt, vec![int("y"), Term::int(100)])),
+    ];
+    let want = Want {
+        model: true,
+        core: true,
+    };
+    let r = block_on(s.check(&asserts, want)).unwrap();
+    assert_eq!(r.result, CheckSat::Unsat);
+    assert_eq!(r.model, None);
+    let mut core = r.core.expect("a core");
+    core.sort();
+    assert_eq!(core, vec!["neg", "pos"]);
+    // The same session goes on with a satisfiable query (names left out of the model).
+    let r = block_on(s.check(&asserts[..2], want)).unwrap();
+    assert_eq!(r.result, CheckSat::Sat);
+    let m = r.model.unwrap();
+    assert!(m.get("pos").is_none() && m.get("y big").is_none());
+    assert!(matches!(m.get("y"), Some(Value::Int(y)) if *y > 10));
+    assert_eq!(s.stats().scripts, 2);
+}
+
+#[test]
+fn batch_with_memo_hits() {
+    let mut s = session();
+    let x = int("x");
+    let arr = Term::var("Lock.f", Sort::array_of(Sort::Int));
+    let q_sat = app(Op::Gt, vec![x.clone(), Term::int(0)]);
+    let q_unsat = Term::and([q_sat.clone(), app(Op::Lt, vec![x.clone(), Term::int(0)])]);
+    let q_arr = Term::eq(
+        Term::select(Term::store(arr.clone(), x.clone(), Term::int(1)), x.clone()),
+        Term::int(2),
+    );
+    let queries = vec![q_sat.clone(), q_unsat.clone(), q_arr.clone(), q_sat.clone()];
+    let r = block_on(s.check_batch(&queries)).unwrap();
+    assert_eq!(
+        r,
+        vec![
+            CheckSat::Sat,
+            CheckSat::Unsat,
+            CheckSat::Unsat,
+            CheckSat::Sat
+        ]
+    );
+    assert_eq!(
+        (
+            s.stats().scripts,
+            s.stats().cache_misses,
+            s.stats().cache_hits
+        ),
+        (1, 3, 1)
+    );
+    let r = block_on(s.check_batch(&[q_arr, q_unsat, q_sat])).unwrap();
+    assert_eq!(r, vec![CheckSat::Unsat, CheckSat::Unsat, CheckSat::Sat]);
+    assert_eq!((s.stats().scripts, s.stats().cache_hits), (1, 4));
+    // 200 fresh queries in one script.
+    let many: Vec<Term> = (0..200)
+        .map(|i| app(Op::Ge, vec![x.clone(), Term::int(i)]))
+        .chain([Term::eq(x.clone(), Term::int(1))])
+        .collect();
+    let r = block_on(s.check_batch(&many)).unwrap();
+    assert!(r.iter().all(|a| *a == CheckSat::Sat));
+    assert_eq!(s.stats().scripts, 2);
+    assert_eq!(block_on(s.check_batch(&[])).unwrap(), vec![]);
+}
+
+/// The paper's running example shape: `foo` sets `l = $1`, calls `acquire(l)`, whose
+/// formal `l1` is bound to `l`; after the return, `l` must still be `$1`.
+#[test]
+fn tree_shaped_horn_system_has_readable_solution() {
+    let mut s = session();
+    let (l, p, l1) = (int("l"), int("p"), int("l1"));
+    let pred = |n: &str, args: Vec<Term>| Term::uf(n, args, Sort::Bool);
+    let two = vec![Sort::Int, Sort::Int];
+    let vars = vec![
+        ("l".to_string(), Sort::Int),
+        ("p".to_string(), Sort::Int),
+        ("l1".to_string(), Sort::Int),
+    ];
+    let sys = HornSystem {
+        preds: vec![
+            ("I0".into(), two.clone()),
+            ("I1".into(), two.clone()),
+            ("I2".into(), two.clone()),
+            ("I3".into(), two.clone()),
+        ],
+        clauses: vec![
+            // I0(l, $1) ⇐ l = $1
+            HornClause {
+                vars: vars[..2].to_vec(),
+                body: vec![Term::eq(l.clone(), p.clone())],
+                head: Some(pred("I0", vec![l.clone(), p.clone()])),
+            },
+            // callee entry: I1(l1, $1) ⇐ I0(l, $1) ∧ l1 = l
+            HornClause {
+                vars: vars.clone(),
+                body: vec![
+                    pred("I0", vec![l.clone(), p.clone()]),
+                    Term::eq(l1.clone(), l.clone()),
+                ],
+                head: Some(pred("I1", vec![l1.clone(), p.clone()])),
+            },
+            // callee body: I2(l1, $1) ⇐ I1(l1, $1)
+            HornClause {
+                vars: vec![vars[1].clone(), vars[2].clone()],
+                body: vec![pred("I1", vec![l1.clone(), p.clone()])],
+                head: Some(pred("I2", vec![l1.clone(), p.clone()])),
+            },
+            // return: I3(l, $1) ⇐ I0(l, $1) ∧ I2(l1, $1)
+            HornClause {
+                vars: vars.clone(),
+                body: vec![
+                    pred("I0", vec![l.clone(), p.clone()]),
+                    pred("I2", vec![l1.clone(), p.clone()]),
+                ],
+                head: Some(pred("I3", vec![l.clone(), p.clone()])),
+            },
+            // false ⇐ I3(l, $1) ∧ l ≠ $1
+            HornClause {
+                vars: vars[..2].to_vec(),
+                body: vec![
+                    pred("I3", vec![l.clone(), p.clone()]),
+                    Term::negate(Term::eq(l.clone(), p.clone())),
+                ],
+                head: None,
+            },
+        ],
+    };
+    let HornAnswer::Sat(sol) = block_on(s.solve_horn(&sys)).unwrap() else {
+        panic!("expected sat (interpolants exist)")
+    };
+    assert_eq!(
+        sol.preds.keys().collect::<Vec<_>>(),
+        vec!["I0", "I1", "I2", "I3"]
+    );
+    for name in ["I0", "I1", "I2", "I3"] {
+        let body = sol.instantiate(name, &[l.clone(), p.clone()]).unwrap();
+        assert!(body.to_string().len() < 80, "{name}: {body}");
+        // Each interpolant implies l = $1 (checked by the solver).
+        let r = block_on(s.check(
+            &[
+                (None, body),
+                (None, Term::negate(Term::eq(l.clone(), p.clone()))),
+            ],
+            Want::default(),
+        ))
+        .unwrap();
+        assert_eq!(r.result, CheckSat::Unsat, "{name}");
+    }
+    assert_eq!(s.stats().horn_queries, 1);
+}
+
+#[test]
+fn horn_system_without_solution_is_unsat() {
+    let mut s = session();
+    let x = int("x");
+    let i0 = Term::uf("I0", vec![x.clone()], Sort::Bool);
+    let v = vec![("x".to_string(), Sort::Int)];
+    let sys = HornSystem {
+        preds: vec![("I0".into(), vec![Sort::Int])],
+        clauses: vec![
+            HornClause {
+                vars: v.clone(),
+                body: vec![Term::eq(x.clone(), Term::int(0))],
+                head: Some(i0.clone()),
+            },
+            HornClause {
+                vars: v,
+                body: vec![i0, app(Op::Gt, vec![x, Term::int(-1)])],
+                head: None,
+            },
+        ],
+    };
+    assert_eq!(block_on(s.solve_horn(&sys)).unwrap(), HornAnswer::Unsat);
+}
+
+#[test]
+fn rejected_scripts() {
+    let mut z = z3();
+    let out = z.eval_sync("(assert (> y 0))\n(check-sat)").unwrap();
+    assert!(
+        matches!(parse_check_sat(&out), Err(SolverError::Rejected(m)) if m.contains("y")),
+        "{out}"
+    );
+    assert!(matches!(
+        check_errors(&z.eval_sync("(get-interpolant)").unwrap()),
+        Err(SolverError::Rejected(_))
+    ));
+    // Unbalanced input is refused before it reaches (and stalls) the process.
+    assert!(matches!(
+        z.eval_sync("(assert (and true"),
+        Err(SolverError::Rejected(_))
+    ));
+    // Through a session: a sort clash the solver reports.
+    let mut s = Session::new(z);
+    // Ill-sorted on purpose: `select` on an Int.
+    let bad = Term::eq(
+        Term::select(Term::var("x", Sort::Int), Term::int(1)),
+        Term::int(2),
+    );
+    assert!(matches!(
+        block_on(s.check(&[(None, bad)], Want::default())),
+        Err(SolverError::Rejected(_))
+    ));
+    // The process still answers.
+    let r = block_on(s.check(&[(None, Term::tt())], Want::default())).unwrap();
+    assert_eq!(r.result, CheckSat::Sat);
+}
+
+#[test]
+fn timeout_gives_unknown() {
+    let mut s = Session::with_options(
+        z3(),
+        SessionOptions {
+            timeout_ms: Some(50),
+        },
+    );
+    let (x, y, z) = (int("x"), int("y"), int("z"));
+    let cube = |t: &Term| app(Op::Mul, vec![t.clone(), t.clone(), t.clone()]);
+    let fermat = Term::and([
+        app(Op::Gt, vec![x.clone(), Term::int(1)]),
+        app(Op::Gt, vec![y.clone(), Term::int(1)]),
+        app(Op::Gt, vec![z.clone(), Term::int(1)]),
+        Term::eq(app(Op::Add, vec![cube(&x), cube(&y)]), cube(&z)),
+    ]);
+    let started = Instant::now();
+    let r = block_on(s.check(
+        &[(None, fermat.clone())],
+        Want {
+            model: true,
+            core: false,
+        },
+    ))
+    .unwrap();
+    assert!(
+        matches!(&r.result, CheckSat::Unknown(reason) if reason.contains("timeout")),
+        "{r:?}"
+    );
+    assert_eq!(r.model, None);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // Unknown answers are not memoised.
+    let b = block_on(s.check_batch(&[fermat.clone(), fermat])).unwrap();
+    assert!(matches!(&b[0], CheckSat::Unknown(_)) && b[0] == b[1]);
+    assert_eq!(s.stats().cache_hits, 1);
+}
+
+#[test]
+fn thousand_sequential_evals_on_one_process() {
+    let mut z = z3();
+    for i in 0..1000u32 {
+        let script = format!(
+            "(declare-const x Int)\n(assert (= x (+ {i} 1)))\n(check-sat)\n(get-value (x))"
+        );
+        let out = z.eval_sync(&script).unwrap();
+        assert_eq!(out, format!("sat\n((x {}))\n", i + 1), "eval {i}");
+    }
+    assert_eq!(z.starts(), 1);
+}
+
+#[test]
+fn dead_process_is_restarted() {
+    let mut z = z3();
+    assert!(matches!(
+        z.eval_sync("(exit)"),
+        Err(SolverError::Crashed(_))
+    ));
+    assert_eq!(z.eval_sync("(check-sat)").unwrap(), "sat\n");
+    assert_eq!(z.starts(), 2);
+}
+
+#[test]
+fn missing_solver_error_names_the_fix() {
+    let err = find_z3(Some(Path::new("/nonexistent/z3"))).unwrap_err();
+    let SolverError::Unavailable(msg) = err else {
+        panic!("{err:?}")
+    };
+    assert!(msg.contains("/nonexistent/z3") && msg.contains("cargo xtask setup-z3"));
+    assert!(INSTALL_HINT.contains("CFP_Z3"));
+}
