@@ -8,6 +8,8 @@
 //! * `cargo xtask bench-parse` — times `cfp parse` on a generated 5,000-line program.
 //! * `cargo xtask bench-inclusion` — times the inclusion engine on program-shaped grammars
 //!   of 40 and 400 methods (release build) and prints the table with the ratio.
+//! * `cargo xtask bench-check [FILTER]` — runs `cfp check` (release) on every program of
+//!   `tests/check/` and prints file, verdict, time, iterations and SMT queries.
 //!
 //! Each step prints what it runs; the first failing step ends the run with its exit code.
 
@@ -24,6 +26,7 @@ fn main() -> ExitCode {
         Some("setup-z3") => setup_z3().map(|z3| println!("{}", z3.display())),
         Some("bench-parse") => bench_parse(),
         Some("bench-inclusion") => bench_inclusion(),
+        Some("bench-check") => bench_check(&args[1..]),
         Some("gen-program") => {
             let lines = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5000);
             print!("{}", genprog::generate(lines));
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
                  setup-z3        install z3 (PyPI z3-solver wheel) into target/tools/z3\n  \
                  bench-parse     time `cfp parse` on a generated 5,000-line program\n  \
                  bench-inclusion time the inclusion engine on 40- and 400-method grammars\n  \
+                 bench-check     time `cfp check` on every program of tests/check/\n  \
                  gen-program N   print a generated program of about N lines"
             );
             Err(2)
@@ -167,6 +171,18 @@ fn bench_inclusion() -> Result<(), u8> {
     let mut bench = cargo();
     bench.args(["bench", "-p", "cfp-grammar", "--bench", "inclusion"]);
     run("cargo bench -p cfp-grammar --bench inclusion", bench)
+}
+
+/// Run the verdict-corpus benchmark (`crates/cfp-cli/benches/corpus.rs`) in release, with
+/// `CFP_Z3` set to the installed solver: one line per program of `tests/check/`.
+fn bench_check(extra: &[String]) -> Result<(), u8> {
+    let z3 = setup_z3()?;
+    let mut bench = cargo();
+    bench
+        .args(["bench", "-p", "cfp-cli", "--bench", "corpus", "--"])
+        .args(extra);
+    bench.env("CFP_Z3", &z3);
+    run("cargo bench -p cfp-cli --bench corpus", bench)
 }
 
 /// Build `cfp` in release and time `cfp parse` on a generated 5,000-line program.

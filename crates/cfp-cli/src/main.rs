@@ -4,6 +4,7 @@
 //! cfp parse FILE...                         diagnostics only (exit 0, or 3 on errors)
 //! cfp cfa PROGRAM --spec SPEC [--dot]       the instrumented control-flow automata
 //! cfp include GRAMMAR --spec SPEC [--json]   decide L(GRAMMAR) ⊆ L(SPEC)
+//! cfp check PROGRAM --spec SPEC [--json]     verify PROGRAM against the protocol SPEC
 //! ```
 //! Exit codes: 0 success / verified, 1 violation, 2 unknown, 3 bad input (diagnostics on
 //! stderr as `file:line:col: message`). Only this crate touches files and processes.
@@ -59,6 +60,42 @@ enum Command {
         /// Show the CFAs before instrumentation (API calls not yet split by wildcard guards).
         #[arg(long)]
         no_instrument: bool,
+    },
+    /// Verify that every completed execution of PROGRAM follows the protocol SPEC.
+    ///
+    /// Exit 0 verified, 1 violation (prints the word, the nested trace and concrete
+    /// values), 2 unknown (budget, timeout or undecided; prints the reason and what was
+    /// ruled out), 3 bad input or no z3.
+    Check {
+        /// The program (Java subset).
+        program: PathBuf,
+        /// The API protocol.
+        #[arg(long)]
+        spec: PathBuf,
+        /// Print one JSON object: verdict, iterations, counterexample, reason, stats.
+        #[arg(long)]
+        json: bool,
+        /// Budget of CEGAR iterations before answering `unknown`.
+        #[arg(long, value_name = "N")]
+        max_iterations: Option<u32>,
+        /// Wall-clock limit in seconds before answering `unknown`.
+        #[arg(long, value_name = "SECS")]
+        timeout: Option<f64>,
+        /// Write every step of the CEGAR loop to FILE as one JSON document.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+        /// Print statistics (iterations, predicates, inclusion and SMT time).
+        #[arg(long)]
+        stats: bool,
+        /// Entry method (default: `main`).
+        #[arg(long)]
+        entry: Option<String>,
+        /// The z3 executable (default: `$CFP_Z3`, then `target/tools/z3/bin/z3`, then PATH).
+        #[arg(long, value_name = "PATH")]
+        z3: Option<PathBuf>,
+        /// Leave wall-clock times out of the output and the record (byte-identical reruns).
+        #[arg(long)]
+        no_timing: bool,
     },
     /// Decide whether every word of GRAMMAR is in SPEC (L(GRAMMAR) ⊆ L(SPEC)).
     ///
@@ -127,6 +164,29 @@ fn run() -> u8 {
             dot,
             entry,
             instrument: !no_instrument,
+        }),
+        Command::Check {
+            program,
+            spec,
+            json,
+            max_iterations,
+            timeout,
+            record,
+            stats,
+            entry,
+            z3,
+            no_timing,
+        } => commands::check::run(&commands::check::CheckArgs {
+            program,
+            spec,
+            json,
+            max_iterations,
+            timeout,
+            record,
+            stats,
+            entry,
+            z3,
+            no_timing,
         }),
         Command::Include {
             grammar,

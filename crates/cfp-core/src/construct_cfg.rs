@@ -9,9 +9,18 @@
 //! |----------------|--------------------------|------------------------------------|
 //! | (1) Stmt       | `(s, σ, s')`, σ a block  | `N_s → N_s'`                       |
 //! | (2) API        | `(s, t, s')`, t terminal | `N_s → t N_s'`                     |
-//! | (3) Call       | `(s, call m', s')`       | `N_s → M'_{c'} N_s'` per exit `c'` of `m'` with `feasible` |
-//! | (4) Entry      | entry state `s`          | `M_c → N_s`                        |
+//! | (3) Call       | `(s, call m', s')`       | `N_s → M'_{e0',c'} N_s'` per entry `e0'` and exit `c'` of `m'` with `feasible` |
+//! | (4) Entry      | entry state `e0`         | `M_{e0,c} → N_{e0}`                |
 //! | (5) Exit       | the exit state `c`       | `N_c → ε`                          |
+//!
+//! The method nonterminal depends on the entry clone as well as the exit clone: a call
+//! site enters only the entry clones whose predicates are consistent with its context
+//! (`Pred(s) ∧ formals = actuals ∧ Pred(e0')`, checked together with the exit clone), so
+//! the call context reaches the callee even when the callee's exit carries no summary of
+//! it. Still sound: every concrete call enters some entry clone (the cubes of a location
+//! cover all states), and only an unsatisfiable combination is dropped. The state
+//! nonterminals `N_s` stay per `(state, exit clone)`: the sub-grammar of `(m, c)` is
+//! shared by all its entry clones.
 //!
 //! The paper keeps the states backward-reachable from `c`; we also drop those not
 //! forward-reachable from an entry state (their nonterminals are unreachable from
@@ -20,16 +29,18 @@
 //! The start symbol is the root method's nonterminal (a `<start>` nonterminal choosing
 //! among them when the root has several exit clones).
 //!
-//! `feasible(e, φ')` of rule (3) is a caller-supplied closure over a [`CallQuery`]. With a
-//! closure that always answers `true` the grammar is still a sound over-approximation
-//! (every call may return through every exit clone); answering `false` must only happen
-//! when `Pred(s) ∧ Pred(s') ∧ Pred(c')` (bound across the call) is unsatisfiable. Answers
-//! are memoised per `(caller, PCFA edge, callee exit)`.
+//! `feasible(e, e0', φ')` of rule (3) is a caller-supplied closure over a [`CallQuery`].
+//! With a closure that always answers `true` the grammar is still a sound
+//! over-approximation (every call may enter every entry clone and return through every
+//! exit clone); answering `false` must only happen when
+//! `Pred(s) ∧ Pred(e0') ∧ Pred(c') ∧ Pred(s')` (bound across the call) is unsatisfiable.
+//! Answers are memoised per `(caller, PCFA edge, callee entry, callee exit)`.
 //!
 //! # Names (deterministic, readable in the UI)
-//! * method nonterminal: the method's name, `Main.foo` (the paper's `Foo`); for an exit
-//!   clone with ordinal `k ≠ 0` a suffix `@e<k>`: `Main.acquire@e1` (the paper's
-//!   `Acquire_φ1`);
+//! * method nonterminal: the method's name, `Main.foo` (the paper's `Foo`); when the
+//!   method has several entry states, a suffix `@<entry state>`; for an exit clone with
+//!   ordinal `k ≠ 0` a suffix `@e<k>` (`>e<k>` after an entry suffix):
+//!   `Main.acquire@e1` (the paper's `Acquire_φ1`), `Main.release@n0#2>e1`;
 //! * state nonterminal: `<method>:<state>` with the state named as in
 //!   [`Pcfa::state_name`] (`n3`, `n3#2` for its second clone), plus the same `@e<k>`
 //!   suffix: `Main.foo:n3`, `Main.acquire:n3#1@e1` (the paper's `F3`, `A'_{3,φ1}`);
@@ -51,10 +62,13 @@ use std::collections::{BTreeMap, VecDeque};
 pub enum NtInfo {
     /// `<start>`: chooses among the root method's exit clones (only when it has several).
     Start,
-    /// `M_c`: method `method` returning through exit state `exit`.
+    /// `M_{e0,c}`: method `method` entered through entry state `entry` and returning
+    /// through exit state `exit`.
     Method {
         /// The method.
         method: MethodId,
+        /// Its entry state (the clone the call enters).
+        entry: StateId,
         /// Its exit state (the clone).
         exit: StateId,
     },
@@ -73,12 +87,14 @@ pub enum NtInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ProdOrigin {
-    /// `<start> → M_{root, exit}`.
+    /// `<start> → M_{root, entry, exit}`.
     Start {
+        /// The root's entry state.
+        entry: StateId,
         /// The root's exit state.
         exit: StateId,
     },
-    /// Rule (4): `M_c → N_entry`.
+    /// Rule (4): `M_{entry,c} → N_entry`.
     Entry {
         /// The method.
         method: MethodId,
@@ -107,7 +123,8 @@ pub enum ProdOrigin {
         /// The program terminal emitted.
         terminal: TerminalId,
     },
-    /// Rule (3): `N_s → M'_{c'} N_s'` for a call PCFA edge returning through `callee_exit`.
+    /// Rule (3): `N_s → M'_{e0',c'} N_s'` for a call PCFA edge entering the callee through
+    /// `callee_entry` and returning through `callee_exit`.
     Call {
         /// The caller.
         method: MethodId,
@@ -117,6 +134,8 @@ pub enum ProdOrigin {
         edge: PcfaEdgeId,
         /// The callee.
         callee: MethodId,
+        /// The callee's entry state (clone) the call enters.
+        callee_entry: StateId,
         /// The callee's exit state (clone) the call returns through.
         callee_exit: StateId,
     },
@@ -129,8 +148,9 @@ pub enum ProdOrigin {
     },
 }
 
-/// The question rule (3) asks: may the call on PCFA edge `edge` of `caller` return
-/// through the callee's exit state `callee_exit`?
+/// The question rule (3) asks: may the call on PCFA edge `edge` of `caller` enter the
+/// callee through its entry state `callee_entry` and return through its exit state
+/// `callee_exit`?
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CallQuery {
     /// The calling method.
@@ -139,6 +159,8 @@ pub struct CallQuery {
     pub edge: PcfaEdge,
     /// The called method.
     pub callee: MethodId,
+    /// The callee's entry state.
+    pub callee_entry: StateId,
     /// The callee's exit state.
     pub callee_exit: StateId,
 }
@@ -199,7 +221,8 @@ struct Builder<'a> {
     program: &'a Program,
     pcfas: &'a Pcfas,
     feasible: &'a mut dyn FnMut(&CallQuery) -> bool,
-    memo: BTreeMap<(MethodId, PcfaEdgeId, StateId), bool>,
+    memo: BTreeMap<(MethodId, PcfaEdgeId, StateId, StateId), bool>,
+    live: BTreeMap<(MethodId, StateId), Vec<bool>>,
     out: ProgramGrammar,
     term_index: BTreeMap<String, TermId>,
     term_of: Vec<Option<TermId>>,
@@ -218,6 +241,7 @@ impl<'a> Builder<'a> {
             pcfas,
             feasible,
             memo: BTreeMap::new(),
+            live: BTreeMap::new(),
             out: ProgramGrammar {
                 grammar: Grammar {
                     terminals: Vec::new(),
@@ -259,8 +283,20 @@ impl<'a> Builder<'a> {
     }
 
     fn exit_suffix(&self, m: MethodId, exit: StateId) -> String {
+        self.exit_suffix_with(m, exit, '@')
+    }
+
+    fn exit_suffix_with(&self, m: MethodId, exit: StateId, sep: char) -> String {
         match self.pcfa(m).and_then(|p| p.state(exit)) {
-            Some(st) if st.clone != 0 => format!("@e{}", st.clone),
+            Some(st) if st.clone != 0 => format!("{sep}e{}", st.clone),
+            _ => String::new(),
+        }
+    }
+
+    /// `@<entry state>` when the method has several entry states, else empty.
+    fn entry_suffix(&self, m: MethodId, entry: StateId) -> String {
+        match self.pcfa(m) {
+            Some(p) if p.entry_states().len() > 1 => format!("@{}", p.state_name(entry)),
             _ => String::new(),
         }
     }
@@ -273,8 +309,19 @@ impl<'a> Builder<'a> {
         };
         match *info {
             NtInfo::Start => "<start>".to_string(),
-            NtInfo::Method { method, exit } => {
-                format!("{}{}", mname(method), self.exit_suffix(method, exit))
+            NtInfo::Method {
+                method,
+                entry,
+                exit,
+            } => {
+                let es = self.entry_suffix(method, entry);
+                let sep = if es.is_empty() { '@' } else { '>' };
+                format!(
+                    "{}{}{}",
+                    mname(method),
+                    es,
+                    self.exit_suffix_with(method, exit, sep)
+                )
             }
             NtInfo::State {
                 method,
@@ -311,12 +358,57 @@ impl<'a> Builder<'a> {
         self.out.productions.push(origin);
     }
 
-    /// The method nonterminal of `(m, exit)`, queueing its sub-grammar.
-    fn method_nt(&mut self, m: MethodId, exit: StateId) -> NontermId {
+    /// States of `m` on some entry→`exit` path (memoised).
+    fn live(&mut self, m: MethodId, exit: StateId) -> &[bool] {
+        let pcfa = self.pcfa(m);
+        self.live
+            .entry((m, exit))
+            .or_insert_with(|| pcfa.map_or_else(Vec::new, |p| live_states(p, exit)))
+    }
+
+    /// The entry states of `m` from which `exit` is reachable.
+    fn live_entries(&mut self, m: MethodId, exit: StateId) -> Vec<StateId> {
+        let entries: Vec<StateId> = self
+            .pcfa(m)
+            .map_or_else(Vec::new, |p| p.entry_states().to_vec());
+        let live = self.live(m, exit);
+        entries
+            .into_iter()
+            .filter(|s| live.get(s.index()).copied().unwrap_or(false))
+            .collect()
+    }
+
+    /// The method nonterminal of `(m, entry, exit)` with its rule (4) production
+    /// `M_{entry,exit} → N_entry`, queueing the sub-grammar of `(m, exit)`. `entry` must
+    /// be live for `exit`.
+    fn method_nt(&mut self, m: MethodId, entry: StateId, exit: StateId) -> NontermId {
         if self.queued.insert((m, exit), ()).is_none() {
             self.queue.push_back((m, exit));
         }
-        self.nt(NtInfo::Method { method: m, exit })
+        let info = NtInfo::Method {
+            method: m,
+            entry,
+            exit,
+        };
+        if let Some(n) = self.out.index.get(&info) {
+            return *n;
+        }
+        let mnt = self.nt(info);
+        let n = self.nt(NtInfo::State {
+            method: m,
+            state: entry,
+            exit,
+        });
+        self.prod(
+            mnt,
+            vec![Sym::N(n)],
+            ProdOrigin::Entry {
+                method: m,
+                exit,
+                entry,
+            },
+        );
+        mnt
     }
 
     fn run(mut self) -> ProgramGrammar {
@@ -324,13 +416,19 @@ impl<'a> Builder<'a> {
         let root_exits: Vec<StateId> = self
             .pcfa(root)
             .map_or_else(Vec::new, |p| p.exit_states().to_vec());
-        let start = match root_exits.as_slice() {
-            [only] => self.method_nt(root, *only),
+        let mut roots: Vec<(StateId, StateId)> = Vec::new();
+        for x in root_exits {
+            for e in self.live_entries(root, x) {
+                roots.push((e, x));
+            }
+        }
+        let start = match roots.as_slice() {
+            [(e, x)] => self.method_nt(root, *e, *x),
             _ => {
                 let s = self.nt(NtInfo::Start);
-                for e in root_exits {
-                    let m = self.method_nt(root, e);
-                    self.prod(s, vec![Sym::N(m)], ProdOrigin::Start { exit: e });
+                for (e, x) in roots {
+                    let m = self.method_nt(root, e, x);
+                    self.prod(s, vec![Sym::N(m)], ProdOrigin::Start { entry: e, exit: x });
                 }
                 s
             }
@@ -351,8 +449,7 @@ impl<'a> Builder<'a> {
         let (Some(pcfa), Some(cfa)) = (self.pcfa(m), self.program.method(m)) else {
             return;
         };
-        let live = live_states(pcfa, exit);
-        let mnt = self.nt(NtInfo::Method { method: m, exit });
+        let live = self.live(m, exit).to_vec();
         let state_nt = |b: &mut Self, s: StateId| {
             b.nt(NtInfo::State {
                 method: m,
@@ -360,20 +457,6 @@ impl<'a> Builder<'a> {
                 exit,
             })
         };
-        for &s in pcfa.entry_states() {
-            if live.get(s.index()).copied().unwrap_or(false) {
-                let n = state_nt(self, s);
-                self.prod(
-                    mnt,
-                    vec![Sym::N(n)],
-                    ProdOrigin::Entry {
-                        method: m,
-                        exit,
-                        entry: s,
-                    },
-                );
-            }
-        }
         for st in pcfa.states() {
             let s = st.id;
             if !live.get(s.index()).copied().unwrap_or(false) {
@@ -429,35 +512,39 @@ impl<'a> Builder<'a> {
                             .pcfa(callee)
                             .map_or_else(Vec::new, |p| p.exit_states().to_vec());
                         for ce in exits {
-                            let q = CallQuery {
-                                caller: m,
-                                edge,
-                                callee,
-                                callee_exit: ce,
-                            };
-                            let ok = match self.memo.get(&(m, eid, ce)) {
-                                Some(v) => *v,
-                                None => {
-                                    let v = (self.feasible)(&q);
-                                    self.memo.insert((m, eid, ce), v);
-                                    v
-                                }
-                            };
-                            if !ok {
-                                continue;
-                            }
-                            let callee_nt = self.method_nt(callee, ce);
-                            self.prod(
-                                lhs,
-                                vec![Sym::N(callee_nt), Sym::N(rhs_nt)],
-                                ProdOrigin::Call {
-                                    method: m,
-                                    exit,
-                                    edge: eid,
+                            for ci in self.live_entries(callee, ce) {
+                                let q = CallQuery {
+                                    caller: m,
+                                    edge,
                                     callee,
+                                    callee_entry: ci,
                                     callee_exit: ce,
-                                },
-                            );
+                                };
+                                let ok = match self.memo.get(&(m, eid, ci, ce)) {
+                                    Some(v) => *v,
+                                    None => {
+                                        let v = (self.feasible)(&q);
+                                        self.memo.insert((m, eid, ci, ce), v);
+                                        v
+                                    }
+                                };
+                                if !ok {
+                                    continue;
+                                }
+                                let callee_nt = self.method_nt(callee, ci, ce);
+                                self.prod(
+                                    lhs,
+                                    vec![Sym::N(callee_nt), Sym::N(rhs_nt)],
+                                    ProdOrigin::Call {
+                                        method: m,
+                                        exit,
+                                        edge: eid,
+                                        callee,
+                                        callee_entry: ci,
+                                        callee_exit: ce,
+                                    },
+                                );
+                            }
                         }
                     }
                 }
@@ -497,10 +584,14 @@ fn renumber(out: &mut ProgramGrammar, order: &BTreeMap<(MethodId, StateId), usiz
     let rank = |info: &NtInfo| -> (usize, usize, u32) {
         match *info {
             NtInfo::Start => (0, 0, 0),
-            NtInfo::Method { method, exit } => (
+            NtInfo::Method {
+                method,
+                entry,
+                exit,
+            } => (
                 order.get(&(method, exit)).map_or(usize::MAX, |k| k + 1),
                 0,
-                0,
+                entry.0,
             ),
             NtInfo::State {
                 method,
@@ -706,13 +797,92 @@ pub(crate) mod tests {
         assert!(asked.contains(&(acquire, neg)) && asked.contains(&(acquire, pos)));
         // An infeasible clone gives no call production and no sub-grammar.
         let g2 = construct_cfg(&p, &pcfas, &mut |q| q.callee_exit != pos);
+        let entry = pcfas.method(acquire).expect("pcfa").entry_states()[0];
         assert!(g2
             .nonterminal(&NtInfo::Method {
                 method: acquire,
+                entry,
                 exit: pos
             })
             .is_none());
         assert!(!g2.grammar.to_string().contains("@e1"));
+    }
+
+    #[test]
+    fn entry_clones_give_one_method_nonterminal_each() {
+        let p = fig2();
+        let mut pcfas = Pcfas::initial(&p);
+        let (_, pos) = fig6_acquire(&p, &mut pcfas);
+        let acquire = method_id(&p, "Main.acquire");
+        let pcfa = pcfas.method_mut(acquire).expect("pcfa");
+        let e0 = pcfa.entry_states()[0];
+        let e1 = pcfa.clone_state(e0).expect("clone");
+        let mut asked = Vec::new();
+        let g = construct_cfg(&p, &pcfas, &mut |q| {
+            if q.callee == acquire {
+                asked.push((q.callee_entry, q.callee_exit));
+            }
+            true
+        });
+        // One question per (entry clone, exit clone).
+        asked.sort();
+        assert_eq!(asked.len(), 4, "{asked:?}");
+        let text = g.grammar.to_string();
+        for line in [
+            "Main.acquire@n0 -> Main.acquire:n0;",
+            "Main.acquire@n0#1 -> Main.acquire:n0#1;",
+            "Main.acquire@n0>e1 -> Main.acquire:n0@e1;",
+            "Main.acquire@n0#1>e1 -> Main.acquire:n0#1@e1;",
+        ] {
+            assert!(text.contains(line), "{line}\n{text}");
+        }
+        // Dropping an entry clone at the call site keeps the other one (and the
+        // sub-grammars it needs).
+        let g2 = construct_cfg(&p, &pcfas, &mut |q| q.callee_entry != e1);
+        for x in [pcfa_exit(&pcfas, acquire), pos] {
+            assert!(g2
+                .nonterminal(&NtInfo::Method {
+                    method: acquire,
+                    entry: e1,
+                    exit: x
+                })
+                .is_none());
+            assert!(g2
+                .nonterminal(&NtInfo::Method {
+                    method: acquire,
+                    entry: e0,
+                    exit: x
+                })
+                .is_some());
+        }
+        // Call productions name the entry clone they enter, and the derivation's entry
+        // production agrees.
+        for (i, o) in g2.productions.iter().enumerate() {
+            if let ProdOrigin::Call {
+                callee_entry,
+                callee,
+                callee_exit,
+                ..
+            } = *o
+            {
+                let rhs = &g2.grammar.productions[i].rhs;
+                let Some(Sym::N(n)) = rhs.first() else {
+                    panic!("call production without a callee");
+                };
+                assert_eq!(
+                    g2.nt_info(*n),
+                    Some(NtInfo::Method {
+                        method: callee,
+                        entry: callee_entry,
+                        exit: callee_exit
+                    })
+                );
+            }
+        }
+    }
+
+    fn pcfa_exit(pcfas: &Pcfas, m: MethodId) -> StateId {
+        pcfas.method(m).expect("pcfa").exit_states()[0]
     }
 
     #[test]

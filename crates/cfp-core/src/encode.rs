@@ -6,7 +6,10 @@
 //!   [`VarDef::name`](crate::VarDef) — except when that name equals a global's or an
 //!   instance field's symbol (possible: `$1` is a legal Java identifier), then the local
 //!   is called `<name>#local` (no lowering name ends like that: the lowering only appends
-//!   `#<digits>`);
+//!   `#<digits>`); and when the (possibly renamed) name has sort `Bool` here but `Int` in
+//!   another method (temps `%tN` are numbered per method; `boolean x` / `int x`), the
+//!   `Bool` one is `<name>#bool`, so every symbol has one sort program-wide (queries mix
+//!   methods: Refine's batches, a call's caller and callee);
 //! * every global by its [`GlobalDef::name`](crate::GlobalDef) (`$1`, `Main.count`);
 //! * every instance field by its qualified name `Class.field`, of sort `(Array Int T)`
 //!   (when two fields share that name — nested classes with equal simple names — the later
@@ -62,6 +65,8 @@ pub const ENTRY_SUFFIX: &str = "@entry";
 /// (`%mul`, `%div`, `%rem`, `%band`, `%bor`, `%bxor`, `%shl`, `%shr`, `%ushr`). The
 /// prefix keeps them apart from SMT-LIB's built-in `div`/`mod`.
 pub const UF_PREFIX: &str = "%";
+/// Suffix of a `Bool` local whose name another method uses for an `Int` variable.
+pub const BOOL_SUFFIX: &str = "#bool";
 /// Symbol of the fresh value a havocked field cell receives (`%havoc@k`).
 pub const HAVOC: &str = "%havoc";
 
@@ -135,7 +140,7 @@ impl Symbols {
             taken.insert(name.clone());
             fields.push((name, Sort::array_of(smt_sort(f.sort))));
         }
-        let locals = program
+        let mut locals: Vec<Vec<(String, Sort)>> = program
             .methods
             .iter()
             .map(|m| {
@@ -152,6 +157,26 @@ impl Symbols {
                     .collect()
             })
             .collect();
+        // Variable names are per method, SMT symbols are per query: a query may mention
+        // symbols of several methods (a batch of Refine checks, a call's caller and
+        // callee), so one name must have one sort program-wide. A name used with both
+        // sorts (a temp `%t1` holding a `boolean` call result in one method and a
+        // reference in another, or `boolean x` / `int x`) keeps it for `Int` and gets
+        // `#bool` for `Bool`.
+        let mut sorts: BTreeMap<&str, BTreeSet<&Sort>> = BTreeMap::new();
+        for (n, s) in locals.iter().flatten() {
+            sorts.entry(n.as_str()).or_default().insert(s);
+        }
+        let clashing: BTreeSet<String> = sorts
+            .into_iter()
+            .filter(|(_, ss)| ss.len() > 1)
+            .map(|(n, _)| n.to_string())
+            .collect();
+        for (n, s) in locals.iter_mut().flatten() {
+            if *s == Sort::Bool && clashing.contains(n.as_str()) {
+                n.push_str(BOOL_SUFFIX);
+            }
+        }
         let params = program.methods.iter().map(|m| m.params.clone()).collect();
         Symbols {
             globals,
@@ -793,6 +818,58 @@ mod tests {
             .map(|(n, _)| n.clone())
             .collect();
         assert!(names.contains(&"$1#local".to_string()), "{names:?}");
+    }
+
+    /// Regression (tests/check/26): `%t1` is a `boolean` call result in `stop` and a
+    /// `WakeLock` in `main`; a Refine batch mixing both methods' formulas was rejected
+    /// ("`%t1` is used with two different sorts"). Every symbol has one sort now.
+    #[test]
+    fn one_sort_per_symbol_program_wide() {
+        let src = include_str!("../../../tests/check/26-wakelock-refcounted-ok.java");
+        let spec = include_str!("../../../tests/specs/wakelock.cfg");
+        let p = crate::instrument(&lower_ok(src, spec));
+        let enc = Encoder::new(&p);
+        let mut sorts: BTreeMap<String, BTreeSet<Sort>> = BTreeMap::new();
+        let mut queries = Vec::new();
+        for m in &p.methods {
+            let scope = enc.symbols().scope(m.id).expect("scope");
+            for (n, s) in &scope {
+                sorts.entry(n.clone()).or_default().insert(s.clone());
+            }
+            // Every edge's formula over the identity names, as Refine batches them.
+            for (_, _, e) in m.edges() {
+                let pre = Names::identity(&scope);
+                let mut post = Names::new();
+                if let Ok(t) = enc.edge_formula(m.id, e, &pre, &mut post) {
+                    queries.push(t);
+                }
+            }
+        }
+        let clashes: Vec<_> = sorts.iter().filter(|(_, s)| s.len() > 1).collect();
+        assert!(clashes.is_empty(), "{clashes:?}");
+        let stop = method(&p, "Main.stop");
+        let main = method(&p, "Main.main");
+        let var = |m: MethodId, n: &str| {
+            enc.symbols()
+                .vars(m)
+                .expect("vars")
+                .iter()
+                .find(|(v, _)| v.starts_with(n))
+                .cloned()
+        };
+        assert_eq!(var(stop, "%t1"), Some(("%t1#bool".to_string(), Sort::Bool)));
+        assert_eq!(var(main, "%t1"), Some(("%t1".to_string(), Sort::Int)));
+        // A batch over all methods declares each constant once.
+        let session = cfp_smt::Session::new(NoSolver);
+        let refs: Vec<&Term> = queries.iter().collect();
+        session.batch_script(&refs).expect("one sort per constant");
+    }
+
+    struct NoSolver;
+    impl cfp_smt::Solver for NoSolver {
+        async fn eval(&mut self, _: &str) -> Result<String, cfp_smt::SolverError> {
+            Err(cfp_smt::SolverError::Rejected("not run".to_string()))
+        }
     }
 
     #[test]

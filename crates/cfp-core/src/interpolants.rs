@@ -4,7 +4,12 @@
 //! 1. **Slice** the SSA trace to an unsat core: steps outside the core become `true`; a
 //!    state symbol stays in the signature of position `i` only when its SSA term there
 //!    mentions a constant of some core formula (the others are unconstrained everywhere,
-//!    so dropping them loses no solution).
+//!    so dropping them loses no solution). Inside a callee the signature also carries
+//!    Horn-only copies of the field arrays and `%alloc` at the callee's entry
+//!    ([`horn_only_copy`]; the scope has entry copies of parameters and globals only):
+//!    without them the summary at the exit cannot say "every other cell is unchanged",
+//!    the return clause is weaker than the SSA formula and an infeasible trace gets no
+//!    solution. Atoms mentioning these copies are dropped from the predicates.
 //! 2. **Horn system**, one predicate `I<i>` per position over its (sliced) signature:
 //!    `I0(x̄0) ⇐ init`; `I<i+1> ⇐ I<i> ∧ s_i` for intra steps and calls; for a return at
 //!    `j` matching the call at `c`: `I<j+1> ⇐ I<c> ∧ I<j> ∧ s_c ∧ s_j` (the call's
@@ -23,7 +28,7 @@
 //!    inductive interpolants: the CEGAR loop's repeated-counterexample guard covers a
 //!    refinement that makes no progress.
 
-use crate::encode::{entry_copy, unversion, Encoder, Symbols};
+use crate::encode::{entry_copy, unversion, Encoder, Symbols, ALLOC};
 use crate::trace::{step_label, EncodedTrace, INIT_LABEL};
 use cfp_smt::session::{HornAnswer, HornClause, HornSystem, Session};
 use cfp_smt::{Op, Solver, SolverError, Sort, Term, TermKind};
@@ -71,8 +76,41 @@ pub struct Sliced {
     pub init: Term,
     /// Step formulas, `true` outside the core.
     pub steps: Vec<Term>,
-    /// Per position: the state symbols kept (name, sort, SSA term), in scope order.
+    /// Per position: the state symbols kept (name, sort, SSA term), in scope order,
+    /// then the Horn-only frame copies (see [`horn_only_copy`]).
     pub signatures: Vec<Vec<(String, Sort, Term)>>,
+    /// The names of the Horn-only frame copies used in `signatures`: not state symbols,
+    /// so atoms mentioning them are not predicates.
+    pub horn_only: BTreeSet<String>,
+}
+
+/// The Horn-only copy of a field array or `%alloc` at the entry of the running method
+/// (`Class.f@entry`, `%alloc@entry`). [`Symbols::scope`] has entry copies of parameters
+/// and globals only; without these, a callee's predicates could not relate the arrays
+/// and `%alloc` at its exit to their values at its entry, so the return clause would lose
+/// the frame (`f@exit = store(f@entry, o, v)`: every cell but `o` unchanged) that the SSA
+/// encoding keeps by sharing constants, and an infeasible trace would get no solution.
+pub fn horn_only_copy(name: &str) -> String {
+    entry_copy(name)
+}
+
+/// For every position, the position where its method's frame was entered (the position
+/// after the matching call), `None` in the start method.
+fn frame_entries(trace: &EncodedTrace) -> Vec<Option<usize>> {
+    let mut out = Vec::with_capacity(trace.positions.len());
+    let mut stack: Vec<usize> = Vec::new();
+    out.push(None);
+    for i in 0..trace.steps.len() {
+        if trace.call_of.get(i).is_some_and(Option::is_some) {
+            stack.pop();
+        } else if trace.positions.get(i + 1).map(|p| p.depth)
+            > trace.positions.get(i).map(|p| p.depth)
+        {
+            stack.push(i + 1);
+        }
+        out.push(stack.last().copied());
+    }
+    out
 }
 
 /// Slice `trace` to `core` (see the module doc).
@@ -98,27 +136,47 @@ pub fn slice(symbols: &Symbols, trace: &EncodedTrace, core: &Core) -> Sliced {
     for t in std::iter::once(&init).chain(steps.iter()) {
         used.extend(t.free_vars().into_iter().map(|(n, _)| n));
     }
+    let is_used = |t: &Term| t.free_vars().iter().any(|(v, _)| used.contains(v));
+    // Field arrays and `%alloc` (globals have entry copies in the scope).
+    let framed: Vec<(String, Sort)> = symbols
+        .fields()
+        .iter()
+        .cloned()
+        .chain(std::iter::once((ALLOC.to_string(), Sort::Int)))
+        .collect();
+    let entries = frame_entries(trace);
+    let mut horn_only = BTreeSet::new();
     let signatures = trace
         .positions
         .iter()
-        .map(|pos| {
+        .zip(&entries)
+        .map(|(pos, entry)| {
             let scope = symbols.scope(pos.method).unwrap_or_default();
-            scope
+            let mut sig: Vec<(String, Sort, Term)> = scope
                 .into_iter()
                 .filter_map(|(n, s)| {
                     let t = pos.names.get(&n).ok()?.clone();
-                    t.free_vars()
-                        .iter()
-                        .any(|(v, _)| used.contains(v))
-                        .then_some((n, s, t))
+                    is_used(&t).then_some((n, s, t))
                 })
-                .collect()
+                .collect();
+            if let Some(at) = entry.and_then(|e| trace.positions.get(e)) {
+                for (n, s) in &framed {
+                    let Ok(t) = at.names.get(n) else { continue };
+                    if is_used(t) {
+                        let copy = horn_only_copy(n);
+                        horn_only.insert(copy.clone());
+                        sig.push((copy, s.clone(), t.clone()));
+                    }
+                }
+            }
+            sig
         })
         .collect();
     Sliced {
         init,
         steps,
         signatures,
+        horn_only,
     }
 }
 
@@ -252,6 +310,11 @@ pub fn atoms_from_solution(
         };
         let mut atoms = Vec::new();
         atoms_of(&body, &mut atoms);
+        atoms.retain(|a| {
+            a.free_vars()
+                .iter()
+                .all(|(v, _)| !sliced.horn_only.contains(v))
+        });
         out.push(atoms);
     }
     Some(out)
@@ -518,6 +581,151 @@ mod tests {
             "{}",
             show(&fb)
         );
+    }
+
+    /// Random complete nested paths through `p` (root entry to root exit), each step
+    /// chosen by a small LCG from `seed`; `None` when a walk exceeds `max` steps.
+    fn random_path(p: &crate::ir::Program, seed: u64, max: usize) -> Option<Trace> {
+        let mut rng = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut next = |n: usize| {
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((rng >> 33) as usize) % n
+        };
+        let mut steps = Vec::new();
+        // (caller, node to continue at, index of the call step)
+        let mut stack: Vec<(crate::ir::MethodId, petgraph::graph::NodeIndex, usize)> = Vec::new();
+        let mut m = p.root;
+        let mut node = p.methods[m.index()].entry;
+        while steps.len() < max {
+            let cfa = &p.methods[m.index()];
+            if node == cfa.exit {
+                match stack.pop() {
+                    None => {
+                        return Some(Trace {
+                            start: p.root,
+                            steps,
+                        })
+                    }
+                    Some((caller, back, call)) => {
+                        steps.push(TraceStep::Return { call });
+                        m = caller;
+                        node = back;
+                        continue;
+                    }
+                }
+            }
+            let mut out: Vec<_> = cfa
+                .graph
+                .edges(node)
+                .map(|e| petgraph::visit::EdgeRef::id(&e))
+                .collect();
+            if out.is_empty() {
+                return None;
+            }
+            out.sort();
+            let e = out[next(out.len())];
+            let target = cfa.graph.edge_endpoints(e)?.1;
+            match cfa.graph.edge_weight(e)? {
+                crate::ir::Edge::Call { callee, .. } => {
+                    stack.push((m, target, steps.len()));
+                    steps.push(TraceStep::Call { method: m, edge: e });
+                    m = *callee;
+                    node = p.methods[m.index()].entry;
+                }
+                crate::ir::Edge::Api { .. } | crate::ir::Edge::ApiCall { .. } => {
+                    steps.push(TraceStep::Api { method: m, edge: e });
+                    node = target;
+                }
+                crate::ir::Edge::Block(_) => {
+                    steps.push(TraceStep::Intra { method: m, edge: e });
+                    node = target;
+                }
+            }
+        }
+        None
+    }
+
+    /// Regression (tests/check/15, 16: "sliced trace is feasible according to the Horn
+    /// engine"): a constructor writes a field through `this`; its summary at the exit
+    /// could not relate the field array to its value at the entry (field arrays and
+    /// `%alloc` had no entry copies in the Horn signatures), so the return clause forgot
+    /// that all other cells are unchanged. For many random paths through programs with
+    /// fields, calls and allocation: every infeasible path's Horn system, sliced to its
+    /// core and unsliced, has a solution, and the atoms mention only state symbols.
+    #[test]
+    fn horn_system_of_infeasible_paths_has_a_solution() {
+        let programs = [
+            (
+                include_str!("../../../tests/check/15-shared-lock-fields.java"),
+                include_str!("../../../tests/specs/lock.cfg"),
+            ),
+            (
+                include_str!("../../../tests/check/16-aliasing.java"),
+                include_str!("../../../tests/specs/lock.cfg"),
+            ),
+            (
+                include_str!("../../../tests/check/13-instance-field.java"),
+                include_str!("../../../tests/specs/lock.cfg"),
+            ),
+            (
+                include_str!("../../../tests/check/26-wakelock-refcounted-ok.java"),
+                include_str!("../../../tests/specs/wakelock.cfg"),
+            ),
+        ];
+        let mut s = session();
+        let mut infeasible = 0;
+        for (src, spec) in programs {
+            let p = crate::instrument(&crate::testutil::lower_ok(src, spec));
+            let enc = Encoder::new(&p);
+            let mut seen = BTreeSet::new();
+            for seed in 0..60u64 {
+                let Some(tr) = random_path(&p, seed, 400) else {
+                    continue;
+                };
+                if !seen.insert(format!("{:?}", tr.steps)) {
+                    continue;
+                }
+                let (encoded, verdict) =
+                    block_on(check_feasibility(&mut s, &enc, &tr)).expect("check");
+                let Feasibility::Infeasible(core) = verdict else {
+                    continue;
+                };
+                infeasible += 1;
+                for core in [core, Core::all(&encoded)] {
+                    let sliced = slice(enc.symbols(), &encoded, &core);
+                    let system = horn_system(&encoded, &sliced);
+                    let answer = block_on(s.solve_horn(&system)).expect("horn");
+                    let HornAnswer::Sat(sol) = answer else {
+                        panic!(
+                            "seed {seed}: infeasible trace without Horn solution ({answer:?})\n{}",
+                            s.horn_script(&system)
+                        );
+                    };
+                    let atoms = atoms_from_solution(&sliced, &sol).expect("complete");
+                    for (i, a) in atoms.iter().enumerate() {
+                        let pos = &encoded.positions[i];
+                        let scope: BTreeSet<String> = enc
+                            .symbols()
+                            .scope(pos.method)
+                            .expect("scope")
+                            .into_iter()
+                            .map(|(n, _)| n)
+                            .collect();
+                        for t in a {
+                            assert!(
+                                t.free_vars().iter().all(|(v, _)| scope.contains(v)),
+                                "I{i}: {t} is not over state symbols"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(infeasible >= 4, "only {infeasible} infeasible paths");
     }
 
     #[test]

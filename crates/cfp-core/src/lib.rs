@@ -14,6 +14,7 @@
 //! ```
 
 pub mod api;
+pub mod check;
 pub mod classes;
 pub mod construct_cfg;
 pub mod encode;
@@ -25,10 +26,12 @@ pub mod ir;
 pub mod lower;
 pub mod nested_path;
 pub mod pcfa;
+pub mod refine;
 pub mod render;
 pub mod trace;
 
 pub use api::ApiTable;
+pub use check::{CheckOptions, CheckStats, Checker, Event, Verdict};
 pub use instrument::instrument;
 pub use ir::{
     AllocKind, ClassDef, ClassId, Edge, Expr, FieldDef, FieldId, GlobalDef, GlobalId, GlobalKind,

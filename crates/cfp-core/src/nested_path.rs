@@ -17,7 +17,7 @@
 //! * `Intra` — a block edge of `method`; `before`/`after` are the PCFA edge's states;
 //! * `Api` — a terminal edge (the word's letters, in order);
 //! * `Call` — `before` is the caller's state at the call, `after` the callee's entry
-//!   state (from the callee's `M_c → N_entry` production);
+//!   state (the call production's `callee_entry`, the `M_{e0,c} → N_{e0}` below it);
 //! * `Return` — `before` is the callee's exit state `c'`, `after` the caller's state after
 //!   the call; `call` is the index of the matching `Call` step. The statement of both is
 //!   the caller's call edge (the call binds the formals, the return binds the result).
@@ -391,6 +391,7 @@ pub fn derivation_to_path(
                 method,
                 edge,
                 callee,
+                callee_entry,
                 callee_exit,
                 ..
             } => {
@@ -399,8 +400,10 @@ pub fn derivation_to_path(
                 let cont = node_child(1)?;
                 let entry = match pg.origin(body.production) {
                     Some(ProdOrigin::Entry {
-                        method: m, entry, ..
-                    }) if m == callee => entry,
+                        method: m,
+                        entry,
+                        exit,
+                    }) if m == callee && entry == callee_entry && exit == callee_exit => entry,
                     _ => return Err(bad("the callee's subtree does not start at its entry")),
                 };
                 let span = span_of(method, e.cfa_edge);

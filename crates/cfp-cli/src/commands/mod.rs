@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
 pub mod cfa;
+pub mod check;
 pub mod include;
 pub mod parse;

@@ -1,0 +1,94 @@
+//! `cargo bench -p cfp-cli --bench corpus` (or `cargo xtask bench-check`): run `cfp check
+//! --json` on every program of the verdict corpus `tests/check/*.java` and print a table of
+//! verdict, wall-clock time (the whole process, z3 start included), CEGAR iterations and
+//! SMT queries. z3 is found as by the CLI (`CFP_Z3`, `target/tools/z3/bin/z3`, `PATH`).
+//!
+//! Exits 1 when a verdict differs from the file's `// expect:` header.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn header(text: &str, key: &str) -> Option<String> {
+    text.lines()
+        .take(5)
+        .find_map(|l| l.trim_start_matches(['/', '#', ' ']).strip_prefix(key))
+        .map(|v| v.trim().to_string())
+}
+
+fn main() -> ExitCode {
+    // `cargo bench` passes `--bench`; a further argument filters the files by name.
+    let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let dir = workspace().join("tests").join("check");
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "java"))
+            .collect(),
+        Err(e) => {
+            eprintln!("corpus: cannot read {}: {e}", dir.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    files.sort();
+    println!(
+        "{:<40} {:<10} {:<10} {:>9} {:>6} {:>8}",
+        "file", "expected", "verdict", "time ms", "iters", "queries"
+    );
+    let (mut total_ms, mut mismatches) = (0.0, 0);
+    for path in files {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let expected = header(&text, "expect:").unwrap_or_else(|| "?".into());
+        let spec = header(&text, "spec:").unwrap_or_default();
+        let spec = workspace().join("tests").join("specs").join(spec);
+        let started = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_cfp"))
+            .arg("check")
+            .arg(&path)
+            .arg("--spec")
+            .arg(&spec)
+            .arg("--json")
+            .output();
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        total_ms += ms;
+        let json: serde_json::Value = match out {
+            Ok(o) => serde_json::from_slice(&o.stdout).unwrap_or_else(
+                |_| serde_json::json!({"verdict": format!("error (exit {:?})", o.status.code())}),
+            ),
+            Err(e) => serde_json::json!({ "verdict": format!("cannot run: {e}") }),
+        };
+        let verdict = json["verdict"].as_str().unwrap_or("?").to_string();
+        let iterations = json["iterations"]
+            .as_u64()
+            .map_or("-".into(), |n| n.to_string());
+        let queries = json["stats"]["smt_queries"]
+            .as_u64()
+            .map_or("-".into(), |n| n.to_string());
+        let mark = if verdict == expected {
+            ""
+        } else {
+            mismatches += 1;
+            "  <-- MISMATCH"
+        };
+        println!(
+            "{name:<40} {expected:<10} {verdict:<10} {ms:>9.1} {iterations:>6} {queries:>8}{mark}"
+        );
+    }
+    println!("total {total_ms:.1} ms, {mismatches} mismatch(es)");
+    if mismatches == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

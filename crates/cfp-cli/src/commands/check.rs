@@ -1,0 +1,611 @@
+//! `cfp check PROGRAM --spec SPEC`: the CEGAR verifier (DESIGN.md §2 "CLI contract", §3).
+//!
+//! Exit codes: 0 verified, 1 violation, 2 unknown (budget, timeout, undecided), 3 bad input
+//! (diagnostics on stderr as `file:line:col: message`; also a missing z3, with the install
+//! hint).
+//!
+//! `--json` prints exactly one object, fields in this order:
+//! ```text
+//! {"verdict": "verified" | "violation" | "unknown",
+//!  "iterations": N,
+//!  "counterexample": {"word": [...], "trace": [{"line": L, "text": "...", "depth": D}, ...],
+//!                     "values": {...}, "derivation": "...",
+//!                     "replay": {"edges": [[method, edge], ...], "globals": [...]}},  // violation
+//!  "reason": "...", "report": {"ruled_out": [...], "frontier": "..."},                // unknown
+//!  "stats": {"steps", "refinements", "total_predicates", "predicates_per_block_avg",
+//!            "predicates_per_block_max", "inclusion_queries", "inclusion_steps",
+//!            "smt_queries", "smt_scripts", "smt_cache_hits",
+//!            "time_ms", "grammar_and_inclusion_ms", "smt_ms"}}
+//! ```
+//! The three `*_ms` fields are the only varying data; `--no-timing` leaves them out so
+//! reruns print byte-identical text. `--record FILE` writes one JSON document
+//! `{"version": 1, "program": {"path", "text"}, "spec": {"path", "text"}, "options": {...},
+//! "events": [...], "timings": {...}}` where `events` are the driver's events in order and
+//! `timings` (absent with `--no-timing`) holds the wall-clock time of each step.
+
+use crate::commands::cfa::load;
+use crate::input::SourceFile;
+use crate::EXIT_BAD_INPUT;
+use cfp_core::check::{CheckOptions, CheckStats, Checker, Event, TraceLine, Verdict};
+use cfp_core::LowerOptions;
+use cfp_smt::NativeZ3;
+use cfp_smt::{Solver, SolverError};
+use serde::Serialize;
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// Arguments of `cfp check`.
+pub struct CheckArgs {
+    /// The program.
+    pub program: PathBuf,
+    /// The protocol spec.
+    pub spec: PathBuf,
+    /// One JSON object on stdout instead of text.
+    pub json: bool,
+    /// CEGAR iteration budget (driver default when `None`).
+    pub max_iterations: Option<u32>,
+    /// Wall-clock limit in seconds.
+    pub timeout: Option<f64>,
+    /// Write the events to this file.
+    pub record: Option<PathBuf>,
+    /// Print the statistics (text output).
+    pub stats: bool,
+    /// Entry method.
+    pub entry: Option<String>,
+    /// The z3 executable.
+    pub z3: Option<PathBuf>,
+    /// Leave wall-clock times out of every output.
+    pub no_timing: bool,
+}
+
+/// Why `cfp check` could not run (exit 3) or write its output.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// `--timeout` is not a positive, finite number of seconds.
+    #[error("cfp check: --timeout must be a positive number of seconds, got {0}")]
+    BadTimeout(f64),
+    /// z3 is missing or does not start.
+    #[error("cfp check: {0}")]
+    Solver(#[from] SolverError),
+    /// The record file could not be written.
+    #[error("cfp check: cannot write the record {path}: {source}")]
+    Record {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// Serialisation failed (a bug).
+    #[error("cfp check: cannot print JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// Run `cfp check`; returns the exit code.
+pub fn run(args: &CheckArgs) -> u8 {
+    let timeout = match validate_timeout(args.timeout) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let Some((program, spec)) = load(&args.program, &args.spec) else {
+        return EXIT_BAD_INPUT;
+    };
+    let lower = LowerOptions {
+        entry: args.entry.clone(),
+    };
+    let lowered = match cfp_core::front_end(&program.parsed.tree, &spec.parsed.tree, &lower) {
+        Ok((p, warnings)) => {
+            program.file.report(&warnings);
+            p
+        }
+        Err(cfp_core::FrontEndError::Invalid(diags)) => {
+            program.file.report(&diags);
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let spec_grammar = cfp_grammar::Grammar::from_spec(&spec.parsed.tree);
+    let solver = match NativeZ3::find(args.z3.as_deref()) {
+        Ok(z) => TimedSolver::new(z),
+        Err(e) => {
+            eprintln!("{}", CheckError::Solver(e));
+            return EXIT_BAD_INPUT;
+        }
+    };
+
+    let mut opts = CheckOptions::default();
+    if let Some(n) = args.max_iterations {
+        opts.max_iterations = n;
+    }
+    if let Some(t) = timeout {
+        // No single SMT script may outlive the whole budget.
+        opts.smt_timeout_ms = Some(u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
+    }
+    let options_json = OptionsJson {
+        max_iterations: opts.max_iterations,
+        entry: args.entry.clone(),
+        timeout_secs: args.timeout,
+    };
+    let mut outcome = drive(
+        lowered,
+        &program.file.text,
+        spec_grammar,
+        opts,
+        solver,
+        timeout,
+    );
+    if let (Some(t), Verdict::Unknown { reason, .. }) = (timeout, &outcome.verdict) {
+        if outcome.total >= t {
+            outcome.timeout_note = Some(format!(
+                "timeout of {} s reached: {reason}",
+                t.as_secs_f64()
+            ));
+        }
+    }
+
+    if let Some(path) = &args.record {
+        let record = Record {
+            version: 1,
+            program: FileJson::new(&program.file),
+            spec: FileJson::new(&spec.file),
+            options: &options_json,
+            events: &outcome.events,
+            timings: (!args.no_timing).then(|| TimingsJson {
+                total_ms: ms(outcome.total),
+                step_ms: outcome.step_times.iter().map(|d| ms(*d)).collect(),
+            }),
+        };
+        if let Err(e) = write_record(path, &record) {
+            eprintln!("{e}");
+            return EXIT_BAD_INPUT;
+        }
+    }
+
+    let stats = StatsJson::new(&outcome, args.no_timing);
+    let note = outcome.timeout_note.as_deref();
+    let text = if args.json {
+        match serde_json::to_string(&ResultJson::new(&outcome.verdict, note, stats)) {
+            Ok(t) => t + "\n",
+            Err(e) => {
+                eprintln!("{}", CheckError::Json(e));
+                return 101;
+            }
+        }
+    } else {
+        render_text(
+            &outcome.verdict,
+            note,
+            &program.file,
+            args.stats.then_some(&stats),
+        )
+    };
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("cfp check: cannot write the result: {e}");
+        }
+    }
+    match outcome.verdict {
+        Verdict::Verified { .. } => 0,
+        Verdict::Violation { .. } => 1,
+        Verdict::Unknown { .. } => 2,
+    }
+}
+
+fn validate_timeout(t: Option<f64>) -> Result<Option<Duration>, CheckError> {
+    match t {
+        None => Ok(None),
+        Some(s) => Duration::try_from_secs_f64(s)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .map(Some)
+            .ok_or(CheckError::BadTimeout(s)),
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+fn write_record(path: &Path, record: &Record<'_>) -> Result<(), CheckError> {
+    let mut text = serde_json::to_string_pretty(record)?;
+    text.push('\n');
+    std::fs::write(path, text).map_err(|source| CheckError::Record {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// A solver wrapper that adds the time spent in the solver to a shared clock (the
+/// checker owns the solver, the host reads the clock) and refuses every script after the
+/// deadline, so a long refinement phase (thousands of small queries, no stop-hook poll)
+/// also ends promptly at `--timeout`.
+pub struct TimedSolver {
+    inner: NativeZ3,
+    time: Rc<Cell<Duration>>,
+    deadline: Option<Instant>,
+}
+
+impl TimedSolver {
+    fn new(inner: NativeZ3) -> Self {
+        TimedSolver {
+            inner,
+            time: Rc::new(Cell::new(Duration::ZERO)),
+            deadline: None,
+        }
+    }
+}
+
+impl Solver for TimedSolver {
+    async fn eval(&mut self, script: &str) -> Result<String, SolverError> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(SolverError::Cancelled);
+        }
+        let started = Instant::now();
+        let answer = self.inner.eval(script).await;
+        self.time.set(self.time.get() + started.elapsed());
+        answer
+    }
+}
+
+/// Everything a run produced.
+struct Outcome {
+    verdict: Verdict,
+    events: Vec<Event>,
+    /// Wall-clock time of each step (parallel to `events`).
+    step_times: Vec<Duration>,
+    stats: CheckStats,
+    total: Duration,
+    /// Wall-clock time outside the solver: grammar construction and inclusion checks.
+    outside_smt: Duration,
+    smt: Duration,
+    /// The reason to show instead of the driver's when the host's deadline passed.
+    timeout_note: Option<String>,
+}
+
+/// Run the CEGAR loop step by step, timing each step and stopping at the deadline.
+fn drive(
+    program: cfp_core::Program,
+    source: &str,
+    spec: cfp_grammar::Grammar,
+    opts: CheckOptions,
+    mut solver: TimedSolver,
+    timeout: Option<Duration>,
+) -> Outcome {
+    let started = Instant::now();
+    let deadline = timeout.map(|t| started + t);
+    solver.deadline = deadline;
+    let smt_clock = Rc::clone(&solver.time);
+    let mut checker = Checker::new(program, spec, opts, solver).with_source(source);
+    if let Some(d) = deadline {
+        checker.set_stop_hook(Box::new(move || Instant::now() >= d));
+    }
+    let mut events = Vec::new();
+    let mut step_times = Vec::new();
+    let mut verdict = None;
+    loop {
+        let t = Instant::now();
+        let Some(event) = cfp_smt::block_on(checker.step()) else {
+            break;
+        };
+        let took = t.elapsed();
+        // The driver runs a whole iteration per step (its events are queued), so the time
+        // of the inclusion check alone is not observable: what is reported is the time
+        // outside the SMT solver (ConstructCFG + inclusion + bookkeeping).
+        if let Event::Finished { verdict: v } = &event {
+            verdict = Some(v.clone());
+        }
+        events.push(event);
+        step_times.push(took);
+        if verdict.is_some() {
+            break;
+        }
+    }
+    let total = started.elapsed();
+    let stats = checker.stats();
+    let smt = smt_clock.get();
+    let outside_smt = total.saturating_sub(smt);
+    let verdict = verdict.unwrap_or_else(|| Verdict::Unknown {
+        iterations: stats.iterations,
+        reason: cfp_core::check::UnknownReason::Internal {
+            detail: "the checker stopped without a verdict".into(),
+        },
+        report: Default::default(),
+    });
+    Outcome {
+        verdict,
+        events,
+        step_times,
+        stats,
+        total,
+        outside_smt,
+        smt,
+        timeout_note: None,
+    }
+}
+
+#[derive(Serialize)]
+struct OptionsJson {
+    max_iterations: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entry: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeout_secs: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct FileJson<'a> {
+    path: &'a str,
+    text: &'a str,
+}
+
+impl<'a> FileJson<'a> {
+    fn new(f: &'a SourceFile) -> Self {
+        FileJson {
+            path: &f.name,
+            text: &f.text,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct TimingsJson {
+    total_ms: f64,
+    /// Per event, in order.
+    step_ms: Vec<f64>,
+}
+
+#[derive(Serialize)]
+struct Record<'a> {
+    version: u32,
+    program: FileJson<'a>,
+    spec: FileJson<'a>,
+    options: &'a OptionsJson,
+    events: &'a [Event],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timings: Option<TimingsJson>,
+}
+
+/// The `stats` object (paper Table 2 columns plus SMT counters).
+#[derive(Serialize)]
+struct StatsJson {
+    /// CEGAR iterations (the paper's "steps").
+    steps: u32,
+    refinements: u32,
+    total_predicates: usize,
+    predicates_per_block_avg: f64,
+    predicates_per_block_max: usize,
+    inclusion_queries: u64,
+    inclusion_steps: u64,
+    smt_queries: u64,
+    smt_scripts: u64,
+    smt_cache_hits: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grammar_and_inclusion_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    smt_ms: Option<f64>,
+}
+
+impl StatsJson {
+    fn new(o: &Outcome, no_timing: bool) -> Self {
+        let s = &o.stats;
+        let time = |d: Duration| (!no_timing).then(|| ms(d));
+        StatsJson {
+            steps: s.iterations,
+            refinements: s.refinements,
+            total_predicates: s.total_predicates,
+            predicates_per_block_avg: (s.predicates_per_location_avg * 100.0).round() / 100.0,
+            predicates_per_block_max: s.predicates_per_location_max,
+            inclusion_queries: s.inclusion_queries,
+            inclusion_steps: s.inclusion_steps,
+            smt_queries: s.smt_queries,
+            smt_scripts: s.smt_scripts,
+            smt_cache_hits: s.smt_cache_hits,
+            time_ms: time(o.total),
+            grammar_and_inclusion_ms: time(o.outside_smt),
+            smt_ms: time(o.smt),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct TraceJson<'a> {
+    line: u32,
+    text: &'a str,
+    depth: usize,
+}
+
+#[derive(Serialize)]
+struct ReplayJson {
+    edges: Vec<[usize; 2]>,
+    globals: Vec<Option<i64>>,
+}
+
+#[derive(Serialize)]
+struct CounterexampleJson<'a> {
+    word: &'a [String],
+    trace: Vec<TraceJson<'a>>,
+    values: &'a BTreeMap<String, String>,
+    derivation: &'a str,
+    replay: ReplayJson,
+}
+
+#[derive(Serialize)]
+struct ResultJson<'a> {
+    verdict: &'static str,
+    iterations: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counterexample: Option<CounterexampleJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<&'a cfp_core::check::ExecutionReport>,
+    stats: StatsJson,
+}
+
+impl<'a> ResultJson<'a> {
+    fn new(v: &'a Verdict, note: Option<&str>, stats: StatsJson) -> Self {
+        let mut r = ResultJson {
+            verdict: v.name(),
+            iterations: v.iterations(),
+            counterexample: None,
+            reason: None,
+            report: None,
+            stats,
+        };
+        match v {
+            Verdict::Verified { .. } => {}
+            Verdict::Violation { counterexample, .. } => {
+                let c = counterexample;
+                r.counterexample = Some(CounterexampleJson {
+                    word: &c.word,
+                    trace: c
+                        .trace
+                        .iter()
+                        .map(|t| TraceJson {
+                            line: t.line,
+                            text: &t.text,
+                            depth: t.depth,
+                        })
+                        .collect(),
+                    values: &c.values,
+                    derivation: &c.derivation,
+                    replay: ReplayJson {
+                        edges: c.replay_edges.iter().map(|e| [e.method, e.edge]).collect(),
+                        globals: c.replay_globals.clone(),
+                    },
+                });
+            }
+            Verdict::Unknown { reason, report, .. } => {
+                r.reason = Some(note.map_or_else(|| reason.to_string(), String::from));
+                r.report = Some(report);
+            }
+        }
+        r
+    }
+}
+
+/// One trace line as `L12  text of line 12`, indented by its depth.
+fn trace_line(t: &TraceLine, file: &SourceFile) -> String {
+    let indent = "  ".repeat(t.depth + 1);
+    let source = usize::try_from(t.line)
+        .ok()
+        .filter(|&l| l > 0)
+        .and_then(|l| file.text.lines().nth(l - 1))
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    match source {
+        Some(s) if s != t.text => format!("{indent}L{:<4} {s}    [{}]\n", t.line, t.text),
+        Some(s) => format!("{indent}L{:<4} {s}\n", t.line),
+        None => format!("{indent}{}\n", t.text),
+    }
+}
+
+fn render_text(
+    v: &Verdict,
+    note: Option<&str>,
+    file: &SourceFile,
+    stats: Option<&StatsJson>,
+) -> String {
+    let mut out = String::new();
+    match v {
+        Verdict::Verified { iterations, .. } => {
+            let _ = writeln!(
+                out,
+                "VERIFIED: every completed execution follows the protocol ({iterations} iteration(s))"
+            );
+        }
+        Verdict::Violation {
+            iterations,
+            counterexample: c,
+        } => {
+            let _ = writeln!(
+                out,
+                "VIOLATION: an execution breaks the protocol (found in iteration {iterations})"
+            );
+            let _ = writeln!(out, "word: {}", word_text(&c.word));
+            let _ = writeln!(out, "trace:");
+            for t in &c.trace {
+                out.push_str(&trace_line(t, file));
+            }
+            if !c.values.is_empty() {
+                let _ = writeln!(out, "values:");
+                for (k, val) in &c.values {
+                    let _ = writeln!(out, "  {k} = {val}");
+                }
+            }
+        }
+        Verdict::Unknown {
+            iterations,
+            reason,
+            report,
+        } => {
+            let reason = note.map_or_else(|| reason.to_string(), String::from);
+            let _ = writeln!(out, "UNKNOWN after {iterations} iteration(s): {reason}");
+            if report.ruled_out.is_empty() {
+                let _ = writeln!(out, "ruled out: nothing yet");
+            } else {
+                let _ = writeln!(out, "ruled out (spurious counterexamples refined away):");
+                for r in &report.ruled_out {
+                    let _ = writeln!(
+                        out,
+                        "  iteration {}: {}\n      path {}",
+                        r.iteration,
+                        word_text(&r.word),
+                        r.path
+                    );
+                }
+            }
+            if !report.frontier.is_empty() {
+                let _ = writeln!(out, "frontier: {}", report.frontier);
+            }
+        }
+    }
+    if let Some(s) = stats {
+        let _ = writeln!(out, "stats:");
+        let _ = writeln!(out, "  steps (CEGAR iterations)    {}", s.steps);
+        let _ = writeln!(out, "  refinements                 {}", s.refinements);
+        let _ = writeln!(
+            out,
+            "  predicates per block        avg {:.2}, max {}",
+            s.predicates_per_block_avg, s.predicates_per_block_max
+        );
+        let _ = writeln!(out, "  total predicates            {}", s.total_predicates);
+        let _ = writeln!(
+            out,
+            "  inclusion checks            {} ({} steps){} (time: ConstructCFG + inclusion)",
+            s.inclusion_queries,
+            s.inclusion_steps,
+            s.grammar_and_inclusion_ms
+                .map_or(String::new(), |t| format!(", {t:.1} ms"))
+        );
+        let _ = writeln!(
+            out,
+            "  SMT queries                 {} in {} script(s), {} cached{}",
+            s.smt_queries,
+            s.smt_scripts,
+            s.smt_cache_hits,
+            s.smt_ms.map_or(String::new(), |t| format!(", {t:.1} ms"))
+        );
+        if let Some(t) = s.time_ms {
+            let _ = writeln!(out, "  total time                  {t:.1} ms");
+        }
+    }
+    out
+}
+
+fn word_text(w: &[String]) -> String {
+    if w.is_empty() {
+        "ε".into()
+    } else {
+        w.join(" ")
+    }
+}

@@ -1,0 +1,529 @@
+//! End-to-end tests of `cfp check` over the verdict corpus `tests/check/*.java` (headers
+//! `// spec:`, `// expect: verified|violation`, `// word:`), with the native z3 (`CFP_Z3`,
+//! exported by `cargo xtask test`; otherwise `target/tools/z3/bin/z3` or `PATH`).
+//!
+//! * every program gets its expected verdict, each run in under 2 s (optimised build; 6 s
+//!   for the unoptimised default test profile; the table is printed with `--nocapture`);
+//! * every violation is confirmed independently: the reported path and initial values are
+//!   replayed through the concrete interpreter (`cfp_core::interp`) on a program we lower
+//!   ourselves; the run must complete, follow the whole path, emit the reported word, and
+//!   that word must be outside the spec (Earley);
+//! * `--json` and `--record` output is byte-identical across runs (`--no-timing`);
+//! * `--timeout` and `--max-iterations 0/1` give exit 2 with a reason; a missing z3 gives
+//!   exit 3 with the install hint.
+
+mod common;
+use cfp_core::interp::{self, EdgeQuery, InterpError, Oracle, Step, Value, ValueQuery};
+use cfp_core::interp::{Limits, ValueSource};
+use cfp_core::{MethodId, Sort};
+use common::{cfp, files, header, rel, workspace};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Budget of one corpus run: 2 s for an optimised `cfp` (`cargo test --release`, the
+/// benchmark). The default test profile leaves the workspace crates unoptimised, which costs
+/// about 1.5–2× on the SMT-heavy programs, so debug builds get 3× the budget.
+const RUN_LIMIT: Duration = if cfg!(debug_assertions) {
+    Duration::from_secs(6)
+} else {
+    Duration::from_secs(2)
+};
+
+struct Case {
+    name: String,
+    program: String,
+    spec: String,
+    expect: String,
+    word: Option<String>,
+}
+
+fn cases() -> Vec<Case> {
+    files("tests/check", &["java"])
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let spec = header(&text, "spec:").unwrap_or_else(|| panic!("{name}: no spec"));
+            let expect = header(&text, "expect:").unwrap_or_else(|| panic!("{name}: no expect"));
+            Case {
+                name,
+                program: rel(&path),
+                spec: format!("tests/specs/{spec}"),
+                expect,
+                word: header(&text, "word:"),
+            }
+        })
+        .collect()
+}
+
+fn check_json(case: &Case, extra: &[&str]) -> (i32, serde_json::Value, String, Duration) {
+    let mut args = vec![
+        "check",
+        case.program.as_str(),
+        "--spec",
+        case.spec.as_str(),
+        "--json",
+        "--no-timing",
+    ];
+    args.extend_from_slice(extra);
+    let started = Instant::now();
+    let (code, stdout, stderr) = cfp(&args);
+    let took = started.elapsed();
+    let json = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{}: bad JSON ({e}):\n{stdout}\n{stderr}", case.name));
+    (code, json, stderr, took)
+}
+
+fn words(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn corpus_has_the_verdict_programs() {
+    let cases = cases();
+    assert!(cases.len() >= 36, "{} programs", cases.len());
+    for c in &cases {
+        assert!(
+            c.expect == "verified" || c.expect == "violation",
+            "{}: expect {}",
+            c.name,
+            c.expect
+        );
+    }
+}
+
+/// One corpus run.
+struct Row {
+    case: Case,
+    code: i32,
+    json: serde_json::Value,
+    stderr: String,
+    took: Duration,
+}
+
+impl Row {
+    fn verdict(&self) -> &str {
+        self.json["verdict"].as_str().unwrap_or("?")
+    }
+}
+
+/// Run every corpus program once (a run over the time budget is retried once, so a busy
+/// machine does not fail the test; the faster time counts) and print the table.
+fn run_corpus() -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut table = String::new();
+    for case in cases() {
+        let (mut code, mut json, mut stderr, mut took) = check_json(&case, &[]);
+        if took >= RUN_LIMIT {
+            let again = check_json(&case, &[]);
+            if again.3 < took {
+                (code, json, stderr, took) = again;
+            }
+        }
+        let row = Row {
+            case,
+            code,
+            json,
+            stderr,
+            took,
+        };
+        table += &format!(
+            "{:<40} {:<10} {:<10} {:>8.0} ms {:>3} it {:>5} q\n",
+            row.case.name,
+            row.case.expect,
+            row.verdict(),
+            row.took.as_secs_f64() * 1e3,
+            row.json["iterations"].as_u64().unwrap_or(0),
+            row.json["stats"]["smt_queries"].as_u64().unwrap_or(0)
+        );
+        rows.push(row);
+    }
+    eprintln!("{table}");
+    rows
+}
+
+/// Soundness, speed, exit codes and independent confirmation of every violation: never a
+/// definite verdict opposite to the expected one (`unknown` is allowed here).
+#[test]
+fn corpus_is_sound_fast_and_violations_replay() {
+    let mut failures = Vec::new();
+    for row in run_corpus() {
+        let (name, verdict) = (&row.case.name, row.verdict());
+        let expected_code = match verdict {
+            "verified" => 0,
+            "violation" => 1,
+            "unknown" => 2,
+            other => {
+                failures.push(format!("{name}: verdict {other}\n{}", row.stderr));
+                continue;
+            }
+        };
+        if row.code != expected_code {
+            failures.push(format!("{name}: exit {} for {verdict}", row.code));
+        }
+        if verdict != "unknown" && verdict != row.case.expect {
+            failures.push(format!(
+                "{name}: WRONG VERDICT {verdict} (expected {})",
+                row.case.expect
+            ));
+        }
+        if verdict == "unknown" && row.json["reason"].as_str().is_none_or(str::is_empty) {
+            failures.push(format!("{name}: unknown without a reason"));
+        }
+        if row.took >= RUN_LIMIT {
+            failures.push(format!("{name}: took {:?}", row.took));
+        }
+        if verdict == "violation" {
+            if let Err(e) = confirm_violation(&row.case, &row.json["counterexample"]) {
+                failures.push(format!("{name}: replay: {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every program gets exactly its `// expect:` verdict.
+#[test]
+#[ignore = "needs the CEGAR driver"]
+fn corpus_verdicts_match_expectations() {
+    let failures: Vec<String> = run_corpus()
+        .iter()
+        .filter(|r| r.verdict() != r.case.expect)
+        .map(|r| {
+            format!(
+                "{}: expected {}, got {} {}",
+                r.case.name,
+                r.case.expect,
+                r.verdict(),
+                r.json["reason"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Follows the reported edges; initial globals from the report; every other value (havocs,
+/// unknown initial contents) by chronological backtracking over a few candidates.
+struct ReplayPath<'a> {
+    edges: &'a [(MethodId, usize)],
+    globals: &'a [Option<i64>],
+    next_edge: usize,
+    diverged: bool,
+    /// Candidate index for each free value query, in order (the prefix being tried).
+    choices: Vec<usize>,
+    /// How many candidates each free query had.
+    arity: Vec<usize>,
+    asked: usize,
+}
+
+fn candidates(q: &ValueQuery) -> Vec<Value> {
+    match q.sort {
+        Sort::Bool => vec![Value::Bool(false), Value::Bool(true)],
+        Sort::Int => [0, 1, -1, 2, 3, 10].map(Value::Int).to_vec(),
+        Sort::Ref => (1..=q.allocated.max(0) + 3)
+            .chain([0])
+            .map(Value::Int)
+            .collect(),
+    }
+}
+
+impl Oracle for ReplayPath<'_> {
+    fn value(&mut self, q: &ValueQuery) -> Option<Value> {
+        if let ValueSource::GlobalInit(g) = q.source {
+            if let Some(Some(v)) = self.globals.get(g.index()) {
+                return Some(match q.sort {
+                    Sort::Bool => Value::Bool(*v != 0),
+                    _ => Value::Int(*v),
+                });
+            }
+        }
+        let cands = candidates(q);
+        let i = self.asked;
+        self.asked += 1;
+        if self.choices.len() <= i {
+            self.choices.push(0);
+        }
+        self.arity.truncate(i);
+        self.arity.push(cands.len());
+        cands.get(self.choices[i]).copied()
+    }
+
+    fn edge(&mut self, q: &EdgeQuery) -> Option<usize> {
+        match self.edges.get(self.next_edge) {
+            Some(&(m, e)) if m == q.method && q.enabled.contains(&e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn observe(&mut self, step: &Step) {
+        if self.edges.get(self.next_edge) != Some(&(step.method, step.edge)) {
+            self.diverged = true;
+        }
+        self.next_edge += 1;
+    }
+}
+
+fn confirm_violation(case: &Case, cex: &serde_json::Value) -> Result<(), String> {
+    let word = words(&cex["word"]);
+    if let Some(expected) = &case.word {
+        // The header's word is a shortest violating word; the reported one must be no longer.
+        let n = expected.split_whitespace().count();
+        if word.len() > n {
+            return Err(format!(
+                "reported word [{}] is longer than the shortest one [{expected}]",
+                word.join(" ")
+            ));
+        }
+    }
+    let edges: Vec<(MethodId, usize)> = cex["replay"]["edges"]
+        .as_array()
+        .ok_or("no replay edges")?
+        .iter()
+        .map(|e| {
+            let m = e[0].as_u64().unwrap_or(u64::MAX) as u32;
+            (MethodId(m), e[1].as_u64().unwrap_or(u64::MAX) as usize)
+        })
+        .collect();
+    let globals: Vec<Option<i64>> = cex["replay"]["globals"]
+        .as_array()
+        .ok_or("no replay globals")?
+        .iter()
+        .map(serde_json::Value::as_i64)
+        .collect();
+
+    let root = workspace();
+    let program_text = std::fs::read_to_string(root.join(&case.program)).unwrap();
+    let spec_text = std::fs::read_to_string(root.join(&case.spec)).unwrap();
+    let unit = cfp_syntax::parse_program(&program_text).tree;
+    let spec = cfp_syntax::parse_spec(&spec_text).tree;
+    let (program, _) = cfp_core::front_end(&unit, &spec, &Default::default())
+        .map_err(|e| format!("front end: {e}"))?;
+
+    let mut choices: Vec<usize> = Vec::new();
+    let mut last_error = String::from("no run");
+    for _ in 0..5000 {
+        let mut oracle = ReplayPath {
+            edges: &edges,
+            globals: &globals,
+            next_edge: 0,
+            diverged: false,
+            choices: choices.clone(),
+            arity: Vec::new(),
+            asked: 0,
+        };
+        let limits = Limits {
+            max_steps: edges.len() + 10,
+            ..Limits::default()
+        };
+        let result = interp::run(&program, &mut oracle, limits);
+        match result {
+            Ok(run) if run.completed && !oracle.diverged && oracle.next_edge == edges.len() => {
+                if run.word != word {
+                    return Err(format!(
+                        "replay emits [{}], reported [{}]",
+                        run.word.join(" "),
+                        word.join(" ")
+                    ));
+                }
+                let g = cfp_grammar::Grammar::from_spec(&spec);
+                if cfp_grammar::word_in(&g, &run.word_refs()) {
+                    return Err(format!("word [{}] is in the spec", word.join(" ")));
+                }
+                return Ok(());
+            }
+            Ok(run) => {
+                last_error = format!(
+                    "run ended (completed {}, diverged {}, {} of {} edges)",
+                    run.completed,
+                    oracle.diverged,
+                    oracle.next_edge,
+                    edges.len()
+                );
+            }
+            Err(e @ InterpError::BadId(_)) => return Err(e.to_string()),
+            Err(e) => last_error = e.to_string(),
+        }
+        // Backtrack: the last free value with an untried candidate.
+        let mut next = oracle.choices;
+        next.truncate(oracle.arity.len());
+        loop {
+            match next.pop() {
+                None => return Err(format!("no replay follows the path: {last_error}")),
+                Some(c) if c + 1 < oracle.arity[next.len()] => {
+                    next.push(c + 1);
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+        choices = next;
+    }
+    Err(format!("replay search gave up: {last_error}"))
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn json_and_record_are_deterministic() {
+    let dir = std::env::temp_dir().join(format!("cfp-check-det-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let all = cases();
+    let picked = ["01-", "02-", "18-", "31-"];
+    for case in all
+        .iter()
+        .filter(|c| picked.iter().any(|p| c.name.starts_with(p)))
+    {
+        let mut outputs = Vec::new();
+        for i in 0..2 {
+            let rec = dir.join(format!("{}.{i}.json", case.name));
+            let rec_s = rec.display().to_string();
+            let (code, stdout, stderr) = cfp(&[
+                "check",
+                &case.program,
+                "--spec",
+                &case.spec,
+                "--json",
+                "--no-timing",
+                "--record",
+                &rec_s,
+            ]);
+            assert!(code <= 2, "{}: exit {code}\n{stderr}", case.name);
+            let record: serde_json::Value = serde_json::from_slice(&read(&rec)).unwrap();
+            assert_eq!(record["version"], 1);
+            assert!(record["events"].as_array().is_some_and(|e| !e.is_empty()));
+            assert!(record.get("timings").is_none(), "{}", case.name);
+            outputs.push((stdout, read(&rec)));
+        }
+        assert!(
+            outputs[0] == outputs[1],
+            "{}: two runs differ in --json or --record output",
+            case.name
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn record_has_timings_only_without_no_timing() {
+    let dir = std::env::temp_dir().join(format!("cfp-check-rec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("r.json");
+    let rec_s = rec.display().to_string();
+    let (code, _, stderr) = cfp(&[
+        "check",
+        "tests/check/02-paper-fig2-double-acquire.java",
+        "--spec",
+        "tests/specs/lock-paper.cfg",
+        "--record",
+        &rec_s,
+    ]);
+    assert!(code <= 2, "exit {code}\n{stderr}");
+    let record: serde_json::Value = serde_json::from_slice(&read(&rec)).unwrap();
+    let events = record["events"].as_array().unwrap().len();
+    assert_eq!(
+        record["timings"]["step_ms"].as_array().unwrap().len(),
+        events
+    );
+    let last = &record["events"][events - 1];
+    assert_eq!(last["kind"], "finished");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn paper_case() -> Case {
+    cases()
+        .into_iter()
+        .find(|c| c.name.starts_with("01-"))
+        .unwrap()
+}
+
+#[test]
+fn budgets_give_unknown_with_a_reason() {
+    let case = paper_case();
+    // The paper's example needs the interpolants of a spurious path: more than one
+    // iteration, so a budget of 1 cannot verify it.
+    let (_, full, _, _) = check_json(&case, &[]);
+    let needed = full["iterations"].as_u64().unwrap_or(0);
+    let mut budgets = vec!["0"];
+    if needed >= 2 {
+        budgets.push("1");
+    }
+    for n in budgets {
+        let (code, json, stderr, _) = check_json(&case, &["--max-iterations", n]);
+        assert_eq!(code, 2, "--max-iterations {n}: {json}\n{stderr}");
+        assert_eq!(json["verdict"], "unknown");
+        let reason = json["reason"].as_str().unwrap_or("");
+        assert!(
+            reason.contains("iteration"),
+            "--max-iterations {n}: {reason}"
+        );
+    }
+    let (code, json, stderr, took) = check_json(&case, &["--timeout", "0.000001"]);
+    assert_eq!(code, 2, "{json}\n{stderr}");
+    assert_eq!(json["verdict"], "unknown");
+    let reason = json["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("timeout"), "{reason}");
+    assert!(took < RUN_LIMIT, "{took:?}");
+}
+
+#[test]
+fn missing_z3_is_bad_input_with_the_install_hint() {
+    let case = paper_case();
+    let (code, stdout, stderr) = cfp(&[
+        "check",
+        &case.program,
+        "--spec",
+        &case.spec,
+        "--z3",
+        "/nonexistent/z3",
+    ]);
+    assert_eq!(code, 3, "{stdout}{stderr}");
+    assert!(stderr.contains("cargo xtask setup-z3"), "{stderr}");
+}
+
+#[test]
+fn bad_inputs_exit_3() {
+    let (code, _, stderr) = cfp(&[
+        "check",
+        "tests/check/does-not-exist.java",
+        "--spec",
+        "tests/specs/lock.cfg",
+    ]);
+    assert_eq!(code, 3, "{stderr}");
+    let (code, _, stderr) = cfp(&[
+        "check",
+        "tests/check/01-paper-fig2.java",
+        "--spec",
+        "tests/specs/lock.cfg",
+        "--timeout=-1",
+    ]);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("--timeout"), "{stderr}");
+}
+
+#[test]
+fn human_output_shows_the_verdict() {
+    let (code, stdout, stderr) = cfp(&[
+        "check",
+        "tests/check/02-paper-fig2-double-acquire.java",
+        "--spec",
+        "tests/specs/lock-paper.cfg",
+        "--stats",
+    ]);
+    assert!(code <= 2, "{stderr}");
+    let banner = ["VERIFIED", "VIOLATION", "UNKNOWN"][code as usize];
+    assert!(stdout.starts_with(banner), "{stdout}");
+    assert!(stdout.contains("SMT queries"), "{stdout}");
+    if code == 1 {
+        assert!(stdout.contains("word: "), "{stdout}");
+        assert!(stdout.contains("trace:"), "{stdout}");
+        assert!(stdout.contains("    L"), "{stdout}");
+    }
+}

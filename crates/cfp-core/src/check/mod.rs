@@ -1,0 +1,661 @@
+//! The CEGAR driver (paper Fig. 11, DESIGN.md §3): ConstructCFG → inclusion →
+//! counterexample → nested path → feasibility → interpolants → Refine → repeat.
+//!
+//! [`Checker::step`] runs one phase and returns its [`Event`]; [`Checker::run`] runs to
+//! the end. No clocks: time limits come from the host through [`Checker::request_stop`]
+//! or [`Checker::set_stop_hook`].
+
+mod types;
+
+pub use types::*;
+
+use crate::construct_cfg::{construct_cfg, CallQuery, ProgramGrammar};
+use crate::encode::Encoder;
+use crate::feasibility::{check_feasibility, Feasibility, Values};
+use crate::ir::{MethodId, Program};
+use crate::nested_path::{derivation_to_path, NestedTrace, StepKind};
+use crate::pcfa::{PcfaEdgeId, Pcfas, StateId};
+use crate::refine::{build_psi, call_formula, refine};
+use cfp_grammar::InclusionResult;
+use cfp_smt::{CheckSat, Session, SessionOptions, Solver};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::ops::ControlFlow;
+
+/// A stop hook, polled between iterations and during inclusion checks; `true` stops.
+pub type StopHook = Box<dyn FnMut() -> bool>;
+
+/// The CEGAR driver.
+pub struct Checker<S: Solver> {
+    program: Program,
+    spec: cfp_grammar::Grammar,
+    opts: CheckOptions,
+    session: Session<S>,
+    source: Option<String>,
+    pcfas: Pcfas,
+    iteration: u32,
+    stop: bool,
+    stop_hook: Option<StopHook>,
+    finished: Option<Verdict>,
+    pending: VecDeque<Event>,
+    stats: CheckStats,
+    prev_grammar: Option<(BTreeSet<String>, BTreeSet<String>)>,
+    seen: BTreeSet<(Vec<String>, Vec<ReplayEdge>)>,
+    ruled_out: Vec<RuledOut>,
+}
+
+impl<S: Solver> Checker<S> {
+    /// A checker for the instrumented `program` against `spec`.
+    pub fn new(
+        program: Program,
+        spec: cfp_grammar::Grammar,
+        opts: CheckOptions,
+        solver: S,
+    ) -> Self {
+        let session = Session::with_options(
+            solver,
+            SessionOptions {
+                timeout_ms: opts.smt_timeout_ms,
+            },
+        );
+        let pcfas = Pcfas::initial(&program);
+        Checker {
+            program,
+            spec,
+            opts,
+            session,
+            source: None,
+            pcfas,
+            iteration: 0,
+            stop: false,
+            stop_hook: None,
+            finished: None,
+            pending: VecDeque::new(),
+            stats: CheckStats::default(),
+            prev_grammar: None,
+            seen: BTreeSet::new(),
+            ruled_out: Vec::new(),
+        }
+    }
+
+    /// Attach the program's source text: trace lines then carry line numbers.
+    pub fn with_source(mut self, text: impl Into<String>) -> Self {
+        self.source = Some(text.into());
+        self
+    }
+
+    /// Ask the run to end (with `Unknown(Stopped)`) at the next phase boundary.
+    pub fn request_stop(&mut self) {
+        self.stop = true;
+    }
+
+    /// Install a hook polled between iterations and during inclusion; `true` stops the run.
+    pub fn set_stop_hook(&mut self, hook: StopHook) {
+        self.stop_hook = Some(hook);
+    }
+
+    /// The verdict, once finished.
+    pub fn verdict(&self) -> Option<&Verdict> {
+        self.finished.as_ref()
+    }
+
+    /// The current abstraction.
+    pub fn pcfas(&self) -> &Pcfas {
+        &self.pcfas
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> CheckStats {
+        let mut s = self.stats.clone();
+        let ss = self.session.stats();
+        s.smt_queries = ss.queries;
+        s.smt_scripts = ss.scripts;
+        s.smt_cache_hits = ss.cache_hits;
+        let mut total = 0usize;
+        let mut locs = 0usize;
+        let mut max = 0usize;
+        for p in &self.pcfas.methods {
+            if let Some(cfa) = self.program.method(p.method) {
+                for n in cfa.graph.node_indices() {
+                    let k = p.predicates(n).len();
+                    if k > 0 {
+                        total += k;
+                        locs += 1;
+                        max = max.max(k);
+                    }
+                }
+            }
+        }
+        s.total_predicates = total;
+        s.predicates_per_location_max = max;
+        s.predicates_per_location_avg = if locs == 0 {
+            0.0
+        } else {
+            total as f64 / locs as f64
+        };
+        s
+    }
+
+    fn stopped(&mut self) -> bool {
+        if !self.stop {
+            if let Some(h) = self.stop_hook.as_mut() {
+                if h() {
+                    self.stop = true;
+                }
+            }
+        }
+        self.stop
+    }
+
+    fn finish(&mut self, verdict: Verdict) {
+        self.pending.push_back(Event::Finished {
+            verdict: verdict.clone(),
+        });
+        self.finished = Some(verdict);
+    }
+
+    fn unknown(&mut self, reason: UnknownReason, frontier: String) {
+        let v = Verdict::Unknown {
+            iterations: self.iteration,
+            reason,
+            report: ExecutionReport {
+                ruled_out: self.ruled_out.clone(),
+                frontier,
+            },
+        };
+        self.finish(v);
+    }
+
+    /// Run one phase; `None` once the run has finished (after the `Finished` event).
+    pub async fn step(&mut self) -> Option<Event> {
+        if let Some(e) = self.pending.pop_front() {
+            return Some(e);
+        }
+        if self.finished.is_some() {
+            return None;
+        }
+        self.iterate().await;
+        self.pending.pop_front()
+    }
+
+    /// Run to the end, handing every event to `on_event`; returns the verdict.
+    pub async fn run(&mut self, on_event: &mut dyn FnMut(&Event)) -> Verdict {
+        while let Some(e) = self.step().await {
+            on_event(&e);
+        }
+        self.finished.clone().unwrap_or(Verdict::Unknown {
+            iterations: self.iteration,
+            reason: UnknownReason::Stopped,
+            report: ExecutionReport::default(),
+        })
+    }
+
+    fn method_name(&self, m: MethodId) -> String {
+        self.program
+            .method(m)
+            .map_or_else(|| format!("{m:?}"), |c| c.name.clone())
+    }
+
+    /// ConstructCFG with call feasibility decided in one batch.
+    async fn build_grammar(&mut self) -> Result<ProgramGrammar, String> {
+        type Key = (MethodId, PcfaEdgeId, MethodId, StateId, StateId);
+        let key = |q: &CallQuery| (q.caller, q.edge.id, q.callee, q.callee_entry, q.callee_exit);
+        let mut queries: BTreeMap<Key, CallQuery> = BTreeMap::new();
+        let _ = construct_cfg(&self.program, &self.pcfas, &mut |q| {
+            queries.insert(key(q), *q);
+            true
+        });
+        let enc = Encoder::new(&self.program);
+        let mut keys = Vec::new();
+        let mut terms = Vec::new();
+        for (k, q) in &queries {
+            // An encoding failure answers "feasible" (sound over-approximation).
+            if let Ok(f) = call_formula(&enc, &self.pcfas, q) {
+                keys.push(*k);
+                terms.push(f);
+            }
+        }
+        let answers = if terms.is_empty() {
+            Vec::new()
+        } else {
+            self.session
+                .check_batch(&terms)
+                .await
+                .map_err(|e| e.to_string())?
+        };
+        let infeasible: BTreeSet<Key> = keys
+            .into_iter()
+            .zip(answers)
+            .filter(|(_, r)| matches!(r, CheckSat::Unsat))
+            .map(|(k, _)| k)
+            .collect();
+        Ok(construct_cfg(&self.program, &self.pcfas, &mut |q| {
+            !infeasible.contains(&key(q))
+        }))
+    }
+
+    fn grammar_event(&mut self, pg: &ProgramGrammar) -> Event {
+        let g = &pg.grammar;
+        let nts: BTreeSet<String> = g.nonterminals.iter().cloned().collect();
+        let prods: BTreeSet<String> = g
+            .productions
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} -> {}",
+                    g.nonterminal_name(p.lhs),
+                    g.rhs_to_string(&p.rhs)
+                )
+            })
+            .collect();
+        let diff = match &self.prev_grammar {
+            None => GrammarDiff::default(),
+            Some((pn, pp)) => GrammarDiff {
+                added_nonterminals: nts.difference(pn).cloned().collect(),
+                removed_productions: pp.difference(&prods).cloned().collect(),
+                added_productions: prods.difference(pp).cloned().collect(),
+            },
+        };
+        self.prev_grammar = Some((nts, prods));
+        Event::GrammarBuilt {
+            iteration: self.iteration,
+            grammar: g.to_string(),
+            nonterminals: g.nonterminals.len(),
+            productions: g.productions.len(),
+            diff,
+        }
+    }
+
+    fn trace_lines(&self, nt: &NestedTrace) -> Vec<TraceLine> {
+        let index = self
+            .source
+            .as_deref()
+            .map(|s| (s, cfp_syntax::span::LineIndex::new(s)));
+        let mut depth = 0usize;
+        let mut out = Vec::new();
+        for s in &nt.steps {
+            let (m, e, text_prefix) = match s.kind {
+                StepKind::Intra { method, edge } => (method, edge, ""),
+                StepKind::Api { method, edge, .. } => (method, edge, ""),
+                StepKind::Call { caller, edge, .. } => (caller, edge, ""),
+                StepKind::Return { caller, edge, .. } => {
+                    depth = depth.saturating_sub(1);
+                    (caller, edge, "return to ")
+                }
+            };
+            let text = match (
+                self.program.method(m),
+                self.program.method(m).and_then(|c| c.graph.edge_weight(e)),
+            ) {
+                (Some(cfa), Some(edge)) => {
+                    let p = crate::render::Printer::new(&self.program, cfa);
+                    format!("{text_prefix}{}", p.edge(edge, "; "))
+                }
+                _ => String::new(),
+            };
+            let line = match &index {
+                Some((src, ix)) if !(s.span.start == 0 && s.span.end == 0) => {
+                    ix.line_col(src, s.span.start as usize).line
+                }
+                _ => 0,
+            };
+            let text = if matches!(s.kind, StepKind::Return { .. }) {
+                format!("return from {}", self.method_name(s.before.method))
+            } else {
+                text
+            };
+            out.push(TraceLine {
+                line,
+                text,
+                depth,
+                method: self.method_name(s.before.method),
+            });
+            if matches!(s.kind, StepKind::Call { .. }) {
+                depth += 1;
+            }
+        }
+        out
+    }
+
+    fn replay_edges(nt: &NestedTrace) -> Vec<ReplayEdge> {
+        nt.steps
+            .iter()
+            .filter_map(|s| match s.kind {
+                StepKind::Intra { method, edge } | StepKind::Api { method, edge, .. } => {
+                    Some(ReplayEdge {
+                        method: method.index(),
+                        edge: edge.index(),
+                    })
+                }
+                StepKind::Call { caller, edge, .. } => Some(ReplayEdge {
+                    method: caller.index(),
+                    edge: edge.index(),
+                }),
+                StepKind::Return { .. } => None,
+            })
+            .collect()
+    }
+
+    fn values_map(&self, v: &Values) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        for w in &v.wildcards {
+            out.insert(w.name.clone(), w.address.to_string());
+        }
+        if let Some(a) = v.initial_alloc {
+            out.insert("%alloc".to_string(), a.to_string());
+        }
+        for s in &v.steps {
+            for (n, val) in &s.values {
+                out.insert(format!("step {:>3}: {n}", s.step), val.to_string());
+            }
+        }
+        out
+    }
+
+    fn path_summary(&self, nt: &NestedTrace) -> String {
+        let lines = self.trace_lines(nt);
+        let mut parts: Vec<String> = Vec::new();
+        for l in lines {
+            let p = if l.line > 0 {
+                format!("{}:{}", l.method, l.line)
+            } else {
+                l.method.clone()
+            };
+            if parts.last() != Some(&p) {
+                parts.push(p);
+            }
+        }
+        parts.join(" -> ")
+    }
+
+    /// One CEGAR iteration (paper Fig. 11), queueing its events.
+    async fn iterate(&mut self) {
+        if self.stopped() {
+            self.unknown(
+                UnknownReason::Stopped,
+                format!("stopped before iteration {}", self.iteration + 1),
+            );
+            return;
+        }
+        if self.iteration >= self.opts.max_iterations {
+            let limit = self.opts.max_iterations;
+            self.unknown(
+                UnknownReason::MaxIterations { limit },
+                format!("iteration {} was not started", limit + 1),
+            );
+            return;
+        }
+        self.iteration += 1;
+        self.stats.iterations = self.iteration;
+        let it = self.iteration;
+        // ConstructCFG.
+        let pg = match self.build_grammar().await {
+            Ok(pg) => pg,
+            Err(e) => {
+                self.unknown(UnknownReason::Solver { detail: e }, "ConstructCFG".into());
+                return;
+            }
+        };
+        let ev = self.grammar_event(&pg);
+        self.pending.push_back(ev);
+        // Inclusion.
+        self.stats.inclusion_queries += 1;
+        let mut steps = 0u64;
+        let result = {
+            let stop = &mut self.stop;
+            let hook = &mut self.stop_hook;
+            cfp_grammar::check_inclusion(&pg.grammar, &self.spec, &self.opts.inclusion, &mut |p| {
+                steps = p.steps;
+                if *stop || hook.as_mut().is_some_and(|h| h()) {
+                    *stop = true;
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+        };
+        self.stats.inclusion_steps += steps;
+        let cex = match result {
+            InclusionResult::Included(_) => {
+                self.pending.push_back(Event::Inclusion {
+                    iteration: it,
+                    result: InclusionOutcome::Included,
+                    word: None,
+                });
+                if !self.program.approximations.is_empty() {
+                    let items = self
+                        .program
+                        .approximations
+                        .iter()
+                        .map(|d| d.message.clone())
+                        .collect();
+                    self.unknown(
+                        UnknownReason::Approximations { items },
+                        "the abstraction is included in the spec, but the program model \
+                         over-approximates the source"
+                            .into(),
+                    );
+                    return;
+                }
+                let v = Verdict::Verified {
+                    iterations: it,
+                    certificate: VerifiedCertificate {
+                        grammar: pg.grammar.to_string(),
+                        predicates: self.predicates(),
+                    },
+                };
+                self.finish(v);
+                return;
+            }
+            InclusionResult::Unknown(r) => {
+                self.pending.push_back(Event::Inclusion {
+                    iteration: it,
+                    result: InclusionOutcome::Unknown,
+                    word: None,
+                });
+                let reason = if matches!(r, cfp_grammar::UnknownReason::Stopped { .. }) {
+                    UnknownReason::Stopped
+                } else {
+                    UnknownReason::Inclusion {
+                        detail: r.to_string(),
+                    }
+                };
+                self.unknown(
+                    reason,
+                    format!("inclusion of the iteration-{it} grammar in the spec"),
+                );
+                return;
+            }
+            InclusionResult::NotIncluded(c) => c,
+        };
+        self.pending.push_back(Event::Inclusion {
+            iteration: it,
+            result: InclusionOutcome::NotIncluded,
+            word: Some(cex.word_names.clone()),
+        });
+        let word = cex.word_names.clone();
+        let derivation = cfp_grammar::derivation_text(&pg.grammar, &cex.derivation);
+        let nt = match derivation_to_path(&self.program, &self.pcfas, &pg, &cex.derivation) {
+            Ok(nt) => nt,
+            Err(e) => {
+                self.unknown(
+                    UnknownReason::Internal {
+                        detail: e.to_string(),
+                    },
+                    format!("counterexample [{}]", word.join(" ")),
+                );
+                return;
+            }
+        };
+        let trace = self.trace_lines(&nt);
+        self.pending.push_back(Event::Counterexample {
+            iteration: it,
+            word: word.clone(),
+            derivation: derivation.clone(),
+            trace: trace.clone(),
+        });
+        let replay = Self::replay_edges(&nt);
+        let frontier = format!(
+            "counterexample [{}] along {}",
+            word.join(" "),
+            self.path_summary(&nt)
+        );
+        if !self.seen.insert((word.clone(), replay.clone())) {
+            self.unknown(UnknownReason::RepeatedCounterexample { word }, frontier);
+            return;
+        }
+        // Feasibility.
+        let enc = Encoder::new(&self.program);
+        let plain = nt.to_trace();
+        let (encoded, feas) = match check_feasibility(&mut self.session, &enc, &plain).await {
+            Ok(x) => x,
+            Err(e) => {
+                self.unknown(
+                    UnknownReason::Solver {
+                        detail: e.to_string(),
+                    },
+                    frontier,
+                );
+                return;
+            }
+        };
+        let core = match feas {
+            Feasibility::Feasible(values) => {
+                let vmap = self.values_map(&values);
+                self.pending.push_back(Event::Feasibility {
+                    iteration: it,
+                    feasible: FeasibilityOutcome::Feasible,
+                    values: vmap.clone(),
+                });
+                let replay_globals = self
+                    .program
+                    .globals
+                    .iter()
+                    .map(|g| {
+                        values
+                            .wildcards
+                            .iter()
+                            .find(|w| w.name == g.name)
+                            .and_then(|w| i64::try_from(w.address).ok())
+                    })
+                    .collect();
+                let v = Verdict::Violation {
+                    iterations: it,
+                    counterexample: Violation {
+                        word,
+                        derivation,
+                        trace,
+                        values: vmap,
+                        replay_edges: replay,
+                        replay_globals,
+                    },
+                };
+                self.finish(v);
+                return;
+            }
+            Feasibility::Unknown(r) => {
+                self.pending.push_back(Event::Feasibility {
+                    iteration: it,
+                    feasible: FeasibilityOutcome::Unknown,
+                    values: BTreeMap::new(),
+                });
+                self.unknown(UnknownReason::FeasibilityUnknown { detail: r }, frontier);
+                return;
+            }
+            Feasibility::Infeasible(core) => core,
+        };
+        self.pending.push_back(Event::Feasibility {
+            iteration: it,
+            feasible: FeasibilityOutcome::Infeasible,
+            values: BTreeMap::new(),
+        });
+        self.ruled_out.push(RuledOut {
+            iteration: it,
+            word: word.clone(),
+            path: self.path_summary(&nt),
+        });
+        // Interpolants.
+        let itp = match crate::interpolants::interpolants(&mut self.session, &enc, &encoded, &core)
+            .await
+        {
+            Ok(i) => i,
+            Err(e) => {
+                self.unknown(
+                    UnknownReason::Solver {
+                        detail: e.to_string(),
+                    },
+                    frontier,
+                );
+                return;
+            }
+        };
+        let psi = build_psi(&enc, &nt, &self.pcfas, &itp.atoms);
+        self.pending.push_back(Event::Interpolants {
+            iteration: it,
+            per_location: psi
+                .iter()
+                .map(|((m, loc), atoms)| LocationAtoms {
+                    method: self.method_name(*m),
+                    location: loc.index(),
+                    atoms: atoms.iter().map(|a| a.to_string()).collect(),
+                })
+                .collect(),
+        });
+        // Refine.
+        let out = match refine(&mut self.session, &enc, &mut self.pcfas, &psi).await {
+            Ok(o) => o,
+            Err(e) => {
+                self.unknown(
+                    UnknownReason::Solver {
+                        detail: e.to_string(),
+                    },
+                    frontier,
+                );
+                return;
+            }
+        };
+        self.stats.refinements += 1;
+        self.pending.push_back(Event::Refined {
+            iteration: it,
+            clones_added: out
+                .clones_added
+                .iter()
+                .map(|(m, s)| StateRefOut {
+                    method: self.method_name(*m),
+                    state: s.index(),
+                })
+                .collect(),
+            edges_removed: out
+                .edges_removed
+                .iter()
+                .map(|(m, f, t)| EdgeRefOut {
+                    method: self.method_name(*m),
+                    from: f.index(),
+                    to: t.index(),
+                })
+                .collect(),
+            predicates_added: out.predicates_added,
+        });
+    }
+
+    fn predicates(&self) -> Vec<LocationPredicates> {
+        let mut out = Vec::new();
+        for p in &self.pcfas.methods {
+            if let Some(cfa) = self.program.method(p.method) {
+                for n in cfa.graph.node_indices() {
+                    let preds = p.predicates(n);
+                    if !preds.is_empty() {
+                        out.push(LocationPredicates {
+                            method: cfa.name.clone(),
+                            location: n.index(),
+                            predicates: preds.iter().map(|t| t.to_string()).collect(),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

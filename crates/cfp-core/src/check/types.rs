@@ -1,0 +1,401 @@
+//! Public types of the CEGAR driver (DESIGN.md §3 "Verdicts", "Events"): options,
+//! events (one per phase of Fig. 11), verdicts with their evidence, statistics.
+//!
+//! Everything here is `Serialize`; enums are internally tagged (`"kind"`) with kebab-case
+//! names so the JSON is stable for the CLI (`--json`, `--record`) and the web replay.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Limits of one `check` run. Time limits are the host's business (see
+/// [`crate::check::Checker::request_stop`] and the stop hook).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckOptions {
+    /// CEGAR iterations (ConstructCFG + inclusion) before `Unknown(MaxIterations)`.
+    pub max_iterations: u32,
+    /// Budget of each inclusion check.
+    pub inclusion: cfp_grammar::InclusionOptions,
+    /// Timeout of each SMT script, when the backend supports one.
+    pub smt_timeout_ms: Option<u64>,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            max_iterations: 50,
+            inclusion: cfp_grammar::InclusionOptions::default(),
+            smt_timeout_ms: None,
+        }
+    }
+}
+
+/// One line of a (nested) counterexample trace, as shown to users.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TraceLine {
+    /// 1-based source line (0 when the step has no source position).
+    pub line: u32,
+    /// What the step does (`l.lock()`, `assume x > 0`, `call acquire`, `return`, ...).
+    pub text: String,
+    /// Call depth (0 = the entry method).
+    pub depth: usize,
+    /// The method the step belongs to.
+    pub method: String,
+}
+
+/// What changed between the previous program grammar and this one (by rendered text).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GrammarDiff {
+    /// Nonterminals new in this iteration.
+    pub added_nonterminals: Vec<String>,
+    /// Productions present before and gone now (rendered `A -> B c`).
+    pub removed_productions: Vec<String>,
+    /// Productions new in this iteration.
+    pub added_productions: Vec<String>,
+}
+
+/// The answer of one inclusion check, as a string tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InclusionOutcome {
+    /// L(G_P) ⊆ L(G_S).
+    Included,
+    /// A word of L(G_P) outside L(G_S).
+    NotIncluded,
+    /// Undecided.
+    Unknown,
+}
+
+/// Feasibility of a counterexample path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FeasibilityOutcome {
+    /// A real execution (bug).
+    Feasible,
+    /// Spurious.
+    Infeasible,
+    /// Undecided.
+    Unknown,
+}
+
+/// Interpolant atoms at one location (a trace position's PCFA state's CFA location).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LocationAtoms {
+    /// The method.
+    pub method: String,
+    /// The CFA location (node index).
+    pub location: usize,
+    /// The atoms, printed as SMT-LIB terms.
+    pub atoms: Vec<String>,
+}
+
+/// A PCFA state created by CloneStates.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StateRefOut {
+    /// The method.
+    pub method: String,
+    /// The new state's index.
+    pub state: usize,
+}
+
+/// A PCFA edge removed by UpdateTransitions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EdgeRefOut {
+    /// The method.
+    pub method: String,
+    /// Source state index.
+    pub from: usize,
+    /// Target state index.
+    pub to: usize,
+}
+
+/// One step of the CEGAR loop (paper Fig. 11), with what a UI needs to draw it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Event {
+    /// ConstructCFG produced the program grammar G_P.
+    GrammarBuilt {
+        /// 1-based iteration.
+        iteration: u32,
+        /// The grammar, rendered.
+        grammar: String,
+        /// Number of nonterminals.
+        nonterminals: usize,
+        /// Number of productions.
+        productions: usize,
+        /// Change since the previous iteration.
+        diff: GrammarDiff,
+    },
+    /// The inclusion check L(G_P) ⊆ L(G_S) answered.
+    Inclusion {
+        /// Iteration.
+        iteration: u32,
+        /// `included` / `not-included` / `unknown`.
+        result: InclusionOutcome,
+        /// The counterexample word, when not included.
+        word: Option<Vec<String>>,
+    },
+    /// The counterexample as a derivation and a nested path.
+    Counterexample {
+        /// Iteration.
+        iteration: u32,
+        /// The word.
+        word: Vec<String>,
+        /// The derivation over G_P, rendered.
+        derivation: String,
+        /// The nested path.
+        trace: Vec<TraceLine>,
+    },
+    /// The path's feasibility.
+    Feasibility {
+        /// Iteration.
+        iteration: u32,
+        /// Feasible / infeasible / unknown.
+        feasible: FeasibilityOutcome,
+        /// Concrete values when feasible (`name -> value`).
+        values: BTreeMap<String, String>,
+    },
+    /// Interpolant atoms of a spurious path, per location.
+    Interpolants {
+        /// Iteration.
+        iteration: u32,
+        /// Atoms grouped by (method, location).
+        per_location: Vec<LocationAtoms>,
+    },
+    /// The PCFAs were refined.
+    Refined {
+        /// Iteration.
+        iteration: u32,
+        /// States created.
+        clones_added: Vec<StateRefOut>,
+        /// Edges removed.
+        edges_removed: Vec<EdgeRefOut>,
+        /// New predicates added (over all locations).
+        predicates_added: usize,
+    },
+    /// The run ended.
+    Finished {
+        /// The verdict.
+        verdict: Verdict,
+    },
+}
+
+/// Predicates of one CFA location in the final abstraction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LocationPredicates {
+    /// The method.
+    pub method: String,
+    /// The CFA location.
+    pub location: usize,
+    /// The predicates (SMT-LIB).
+    pub predicates: Vec<String>,
+}
+
+/// Evidence of a `verified` verdict: the final grammar (included in the spec) and the
+/// abstraction's predicates.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VerifiedCertificate {
+    /// The final program grammar, rendered.
+    pub grammar: String,
+    /// Predicates per location.
+    pub predicates: Vec<LocationPredicates>,
+}
+
+/// One executed CFA edge of a violation, for replay with [`crate::interp::PathOracle`].
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct ReplayEdge {
+    /// Method index ([`crate::ir::MethodId`]'s index).
+    pub method: usize,
+    /// Graph edge index in that method's CFA.
+    pub edge: usize,
+}
+
+/// A real counterexample.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// The word outside the spec.
+    pub word: Vec<String>,
+    /// Its derivation over G_P, rendered.
+    pub derivation: String,
+    /// The nested path.
+    pub trace: Vec<TraceLine>,
+    /// Concrete values from the model (`$1 -> 3`, `step 4: x -> 1`, ...).
+    pub values: BTreeMap<String, String>,
+    /// The executed edges, calls included, returns implicit (for `PathOracle`).
+    pub replay_edges: Vec<ReplayEdge>,
+    /// Initial value of every global in `Program::globals` order (wildcards' objects
+    /// first among them), as far as the model fixes them.
+    pub replay_globals: Vec<Option<i64>>,
+}
+
+/// An entry of an execution report: a spurious counterexample ruled out by refinement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RuledOut {
+    /// The iteration that found it.
+    pub iteration: u32,
+    /// The word.
+    pub word: Vec<String>,
+    /// The path, summarised (`main:3 -> acquire:10 -> ...`).
+    pub path: String,
+}
+
+/// What an `unknown` run established (seeds/execution-reports.txt).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ExecutionReport {
+    /// The spurious counterexamples eliminated so far.
+    pub ruled_out: Vec<RuledOut>,
+    /// What was still open when the run stopped.
+    pub frontier: String,
+}
+
+/// Why a run ended with `unknown`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum UnknownReason {
+    /// The iteration budget ran out.
+    MaxIterations {
+        /// The budget.
+        limit: u32,
+    },
+    /// The host asked to stop.
+    Stopped,
+    /// Refinement did not eliminate a spurious counterexample (same word and path twice).
+    RepeatedCounterexample {
+        /// The word.
+        word: Vec<String>,
+    },
+    /// The inclusion check gave up.
+    Inclusion {
+        /// Its reason.
+        detail: String,
+    },
+    /// The SMT solver failed.
+    Solver {
+        /// The error.
+        detail: String,
+    },
+    /// The grammar was included but the program was over-approximated by the front end.
+    Approximations {
+        /// The approximation warnings.
+        items: Vec<String>,
+    },
+    /// The feasibility of a counterexample could not be decided.
+    FeasibilityUnknown {
+        /// Why.
+        detail: String,
+    },
+    /// An internal step failed (nested path, interpolants, refinement); no verdict.
+    Internal {
+        /// What failed.
+        detail: String,
+    },
+}
+
+impl std::fmt::Display for UnknownReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnknownReason::MaxIterations { limit } => {
+                write!(f, "the iteration budget of {limit} ran out")
+            }
+            UnknownReason::Stopped => write!(f, "stopped (time limit or cancellation)"),
+            UnknownReason::RepeatedCounterexample { word } => write!(
+                f,
+                "refinement did not eliminate the spurious counterexample [{}]",
+                word.join(" ")
+            ),
+            UnknownReason::Inclusion { detail } => write!(f, "inclusion undecided: {detail}"),
+            UnknownReason::Solver { detail } => write!(f, "SMT solver failed: {detail}"),
+            UnknownReason::Approximations { items } => write!(
+                f,
+                "no violation found, but the program was approximated: {}",
+                items.join("; ")
+            ),
+            UnknownReason::FeasibilityUnknown { detail } => {
+                write!(f, "feasibility undecided: {detail}")
+            }
+            UnknownReason::Internal { detail } => write!(f, "internal error: {detail}"),
+        }
+    }
+}
+
+/// The result of a run. Serialises with `"verdict": "verified" | "violation" | "unknown"`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// L(G_P) ⊆ L(G_S) for the final abstraction.
+    Verified {
+        /// Iterations used.
+        iterations: u32,
+        /// Why.
+        certificate: VerifiedCertificate,
+    },
+    /// A feasible execution producing a word outside the spec.
+    Violation {
+        /// Iterations used.
+        iterations: u32,
+        /// The counterexample.
+        counterexample: Violation,
+    },
+    /// Neither.
+    Unknown {
+        /// Iterations used.
+        iterations: u32,
+        /// Why (typed).
+        reason: UnknownReason,
+        /// What was established.
+        report: ExecutionReport,
+    },
+}
+
+impl Verdict {
+    /// `"verified"`, `"violation"` or `"unknown"`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Verified { .. } => "verified",
+            Verdict::Violation { .. } => "violation",
+            Verdict::Unknown { .. } => "unknown",
+        }
+    }
+
+    /// Iterations used.
+    pub fn iterations(&self) -> u32 {
+        match self {
+            Verdict::Verified { iterations, .. }
+            | Verdict::Violation { iterations, .. }
+            | Verdict::Unknown { iterations, .. } => *iterations,
+        }
+    }
+
+    /// CLI exit code of DESIGN.md §2: 0 verified, 1 violation, 2 unknown.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Verdict::Verified { .. } => 0,
+            Verdict::Violation { .. } => 1,
+            Verdict::Unknown { .. } => 2,
+        }
+    }
+}
+
+/// Counters of a run (paper Table 2 columns; times are measured by the host).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CheckStats {
+    /// CEGAR iterations started.
+    pub iterations: u32,
+    /// Inclusion checks run.
+    pub inclusion_queries: u64,
+    /// Inclusion saturation steps over all checks (from progress reports).
+    pub inclusion_steps: u64,
+    /// SMT queries (check-sat) issued.
+    pub smt_queries: u64,
+    /// SMT scripts sent to the solver.
+    pub smt_scripts: u64,
+    /// Memoised answers reused.
+    pub smt_cache_hits: u64,
+    /// Predicates over all locations.
+    pub total_predicates: usize,
+    /// Average predicates per location that has any (paper: per basic block).
+    pub predicates_per_location_avg: f64,
+    /// Largest number of predicates at one location.
+    pub predicates_per_location_max: usize,
+    /// Spurious counterexamples refined away.
+    pub refinements: u32,
+}
