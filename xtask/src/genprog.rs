@@ -8,7 +8,9 @@ pub fn generate(lines: usize) -> String {
     let mut out = String::from("import java.util.concurrent.locks.ReentrantLock;\n\n");
     let methods_per_class = 10;
     let lines_per_method = 14;
-    let classes = (lines / (methods_per_class * lines_per_method + 4)).max(1);
+    // Enough classes to reach at least `lines` lines (each class is 4 + 10 × 14 lines).
+    let per_class = methods_per_class * lines_per_method + 4;
+    let classes = lines.div_ceil(per_class).max(1);
     for c in 0..classes {
         let _ = writeln!(out, "class Worker{c} {{");
         let _ = writeln!(out, "    int count = 0;");
