@@ -190,7 +190,6 @@ fn corpus_is_sound_fast_and_violations_replay() {
 
 /// Every program gets exactly its `// expect:` verdict.
 #[test]
-#[ignore = "needs the CEGAR driver"]
 fn corpus_verdicts_match_expectations() {
     let failures: Vec<String> = run_corpus()
         .iter()
@@ -212,6 +211,8 @@ fn corpus_verdicts_match_expectations() {
 /// unknown initial contents) by chronological backtracking over a few candidates.
 struct ReplayPath<'a> {
     edges: &'a [(MethodId, usize)],
+    /// The integers of the report's values, tried after the small candidates.
+    reported: &'a [i64],
     globals: &'a [Option<i64>],
     next_edge: usize,
     diverged: bool,
@@ -222,15 +223,38 @@ struct ReplayPath<'a> {
     asked: usize,
 }
 
-fn candidates(q: &ValueQuery) -> Vec<Value> {
-    match q.sort {
-        Sort::Bool => vec![Value::Bool(false), Value::Bool(true)],
-        Sort::Int => [0, 1, -1, 2, 3, 10].map(Value::Int).to_vec(),
-        Sort::Ref => (1..=q.allocated.max(0) + 3)
-            .chain([0])
-            .map(Value::Int)
-            .collect(),
+/// Values to try for a free query: a few small ones, then the integers of the report's
+/// values (the solver's model may number objects from anywhere).
+fn candidates(q: &ValueQuery, reported: &[i64]) -> Vec<Value> {
+    let mut out: Vec<i64> = match q.sort {
+        Sort::Bool => return vec![Value::Bool(false), Value::Bool(true)],
+        Sort::Int => vec![0, 1, -1, 2, 3, 10],
+        Sort::Ref => (1..=q.allocated.max(0) + 3).chain([0]).collect(),
+    };
+    for v in reported {
+        if !out.contains(v) {
+            out.push(*v);
+        }
     }
+    out.into_iter().map(Value::Int).collect()
+}
+
+/// Every integer in the report's `values` (scalars and array cells).
+fn reported_ints(cex: &serde_json::Value) -> Vec<i64> {
+    let mut out = Vec::new();
+    if let Some(values) = cex["values"].as_object() {
+        for v in values.values() {
+            let text = v.as_str().unwrap_or_default();
+            for tok in text.split(|c: char| !(c.is_ascii_digit() || c == '-')) {
+                if let Ok(n) = tok.parse::<i64>() {
+                    if !out.contains(&n) {
+                        out.push(n);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 impl Oracle for ReplayPath<'_> {
@@ -243,7 +267,7 @@ impl Oracle for ReplayPath<'_> {
                 });
             }
         }
-        let cands = candidates(q);
+        let cands = candidates(q, self.reported);
         let i = self.asked;
         self.asked += 1;
         if self.choices.len() <= i {
@@ -305,11 +329,13 @@ fn confirm_violation(case: &Case, cex: &serde_json::Value) -> Result<(), String>
     let (program, _) = cfp_core::front_end(&unit, &spec, &Default::default())
         .map_err(|e| format!("front end: {e}"))?;
 
+    let reported = reported_ints(cex);
     let mut choices: Vec<usize> = Vec::new();
     let mut last_error = String::from("no run");
     for _ in 0..5000 {
         let mut oracle = ReplayPath {
             edges: &edges,
+            reported: &reported,
             globals: &globals,
             next_edge: 0,
             diverged: false,

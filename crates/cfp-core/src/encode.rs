@@ -16,7 +16,9 @@
 //!   ones get a `#f<id>` suffix);
 //! * the allocation counter [`ALLOC`] (`%alloc`);
 //! * the entry copies `<param>@entry` of every parameter and `<global>@entry` of every
-//!   global (paper §6's symbolic constants; field arrays and `%alloc` have none).
+//!   global (paper §6's symbolic constants), and `Class.f@entry`, `%alloc@entry` of every
+//!   field array and the allocation counter (so a summary can say "every other cell is
+//!   unchanged").
 //!
 //! SSA versions used by trace encodings are `<symbol>@<k>` (and `<param>@entry@<k>`).
 //! Program names never contain `@` (Java identifiers cannot, the lowering's synthetic names
@@ -245,7 +247,7 @@ impl Symbols {
 
     /// The state symbols in scope in method `m`, in a fixed order: its variables (by id),
     /// globals, field arrays, `%alloc`, the parameters' entry copies, the globals' entry
-    /// copies.
+    /// copies, the field arrays' and `%alloc`'s entry copies.
     pub fn scope(&self, m: MethodId) -> Result<Vec<(String, Sort)>, EncodeError> {
         let vars = self.vars(m)?;
         let mut out: Vec<(String, Sort)> = vars.to_vec();
@@ -257,7 +259,18 @@ impl Symbols {
         for (n, s) in &self.globals {
             out.push((entry_copy(n), s.clone()));
         }
+        for (n, s) in self.framed() {
+            out.push((entry_copy(&n), s));
+        }
         Ok(out)
+    }
+
+    /// The shared symbols that are not globals: the field arrays and `%alloc` (in that
+    /// order). Their entry copies `Class.f@entry`, `%alloc@entry` are in every scope.
+    pub fn framed(&self) -> Vec<(String, Sort)> {
+        let mut out = self.fields.clone();
+        out.push((ALLOC.to_string(), Sort::Int));
+        out
     }
 }
 
@@ -773,7 +786,8 @@ mod tests {
             scope.join(" "),
             "this:Int x:Int y:Int %t1:Int a:Int A.count:Int $1:Int A.f:(Array Int Int) \
              A.g:(Array Int Int) %alloc:Int this@entry:Int x@entry:Int y@entry:Int \
-             A.count@entry:Int $1@entry:Int"
+             A.count@entry:Int $1@entry:Int A.f@entry:(Array Int Int) \
+             A.g@entry:(Array Int Int) %alloc@entry:Int"
         );
         assert_eq!(unversion("l@entry@12"), Some("l@entry"));
         assert_eq!(unversion("l@3"), Some("l"));

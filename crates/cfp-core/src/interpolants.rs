@@ -4,21 +4,33 @@
 //! 1. **Slice** the SSA trace to an unsat core: steps outside the core become `true`; a
 //!    state symbol stays in the signature of position `i` only when its SSA term there
 //!    mentions a constant of some core formula (the others are unconstrained everywhere,
-//!    so dropping them loses no solution). Inside a callee the signature also carries
-//!    Horn-only copies of the field arrays and `%alloc` at the callee's entry
-//!    ([`horn_only_copy`]; the scope has entry copies of parameters and globals only):
-//!    without them the summary at the exit cannot say "every other cell is unchanged",
-//!    the return clause is weaker than the SSA formula and an infeasible trace gets no
-//!    solution. Atoms mentioning these copies are dropped from the predicates.
+//!    so dropping them loses no solution). The scope, and so the signature, includes the
+//!    entry copies of the field arrays and `%alloc` (`Class.f@entry`, `%alloc@entry`):
+//!    without them a summary at the exit cannot say "every other cell is unchanged", the
+//!    return clause is weaker than the SSA formula and an infeasible trace gets no
+//!    solution.
 //! 2. **Horn system**, one predicate `I<i>` per position over its (sliced) signature:
 //!    `I0(x̄0) ⇐ init`; `I<i+1> ⇐ I<i> ∧ s_i` for intra steps and calls; for a return at
 //!    `j` matching the call at `c`: `I<j+1> ⇐ I<c> ∧ I<j> ∧ s_c ∧ s_j` (the call's
 //!    parameter binding is repeated so the callee's entry copies link to the caller's
 //!    actuals); `false ⇐ I<n>`. Arguments are the SSA terms of the position's symbols.
 //! 3. A solution's body for `I<i>` is renamed from the Horn parameters (positional) to the
-//!    state symbols and **post-processed** into atoms: conjunctions, disjunctions,
-//!    negations and implications are split into their atomic sub-formulas, `true`/`false`,
-//!    quantified atoms, frame identities (`x = x@entry`) and duplicates are dropped.
+//!    state symbols ([`solution_bodies`]). Spacer states bodies of inlined predicates with
+//!    existentials over arrays and integers; they are made quantifier-free:
+//!    * [`prune_bodies`] drops every top-level disjunct that is unsatisfiable (one batch,
+//!      existentials skolemised) — only for disjuncts light elimination cannot handle;
+//!    * [`crate::qe::weaken`] eliminates the existentials (exactly where it can, else by
+//!      weakening);
+//!    * [`strengthen`] checks the weakened formulas against the Horn clauses and, where
+//!      weakening broke one, adds the cell facts (`A[t]`, `A[t] = u`, …) that Spacer's
+//!      formula implies at the premise positions (a few check-and-repair rounds).
+//!
+//!    Each position's formula is then **one predicate** (the paper's Ψ: the interpolant
+//!    itself, not its atoms — splitting into atoms multiplies the cubes of CompleteCubes);
+//!    `true`/`false` are dropped. When the formulas form a valid Horn solution, every
+//!    abstract state on the spurious path decides them and the path cannot come back
+//!    (the paper's progress argument); otherwise the repeated-counterexample guard
+//!    answers `unknown`, never a wrong verdict.
 //! 4. **Fallback** (Spacer says `unknown`, or the trace uses uninterpreted functions
 //!    which the Horn engine does not take): the atoms of the core formulas, projected to
 //!    each position by equality reasoning — constants related by a core equality `v = w`
@@ -28,10 +40,10 @@
 //!    inductive interpolants: the CEGAR loop's repeated-counterexample guard covers a
 //!    refinement that makes no progress.
 
-use crate::encode::{entry_copy, unversion, Encoder, Symbols, ALLOC};
+use crate::encode::{entry_copy, unversion, Encoder, Symbols};
 use crate::trace::{step_label, EncodedTrace, INIT_LABEL};
 use cfp_smt::session::{HornAnswer, HornClause, HornSystem, Session};
-use cfp_smt::{Op, Solver, SolverError, Sort, Term, TermKind};
+use cfp_smt::{CheckSat, Op, Solver, SolverError, Sort, Term, TermKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// An unsat core of a trace: which named assertions it holds.
@@ -76,41 +88,8 @@ pub struct Sliced {
     pub init: Term,
     /// Step formulas, `true` outside the core.
     pub steps: Vec<Term>,
-    /// Per position: the state symbols kept (name, sort, SSA term), in scope order,
-    /// then the Horn-only frame copies (see [`horn_only_copy`]).
+    /// Per position: the state symbols kept (name, sort, SSA term), in scope order.
     pub signatures: Vec<Vec<(String, Sort, Term)>>,
-    /// The names of the Horn-only frame copies used in `signatures`: not state symbols,
-    /// so atoms mentioning them are not predicates.
-    pub horn_only: BTreeSet<String>,
-}
-
-/// The Horn-only copy of a field array or `%alloc` at the entry of the running method
-/// (`Class.f@entry`, `%alloc@entry`). [`Symbols::scope`] has entry copies of parameters
-/// and globals only; without these, a callee's predicates could not relate the arrays
-/// and `%alloc` at its exit to their values at its entry, so the return clause would lose
-/// the frame (`f@exit = store(f@entry, o, v)`: every cell but `o` unchanged) that the SSA
-/// encoding keeps by sharing constants, and an infeasible trace would get no solution.
-pub fn horn_only_copy(name: &str) -> String {
-    entry_copy(name)
-}
-
-/// For every position, the position where its method's frame was entered (the position
-/// after the matching call), `None` in the start method.
-fn frame_entries(trace: &EncodedTrace) -> Vec<Option<usize>> {
-    let mut out = Vec::with_capacity(trace.positions.len());
-    let mut stack: Vec<usize> = Vec::new();
-    out.push(None);
-    for i in 0..trace.steps.len() {
-        if trace.call_of.get(i).is_some_and(Option::is_some) {
-            stack.pop();
-        } else if trace.positions.get(i + 1).map(|p| p.depth)
-            > trace.positions.get(i).map(|p| p.depth)
-        {
-            stack.push(i + 1);
-        }
-        out.push(stack.last().copied());
-    }
-    out
 }
 
 /// Slice `trace` to `core` (see the module doc).
@@ -137,46 +116,27 @@ pub fn slice(symbols: &Symbols, trace: &EncodedTrace, core: &Core) -> Sliced {
         used.extend(t.free_vars().into_iter().map(|(n, _)| n));
     }
     let is_used = |t: &Term| t.free_vars().iter().any(|(v, _)| used.contains(v));
-    // Field arrays and `%alloc` (globals have entry copies in the scope).
-    let framed: Vec<(String, Sort)> = symbols
-        .fields()
-        .iter()
-        .cloned()
-        .chain(std::iter::once((ALLOC.to_string(), Sort::Int)))
-        .collect();
-    let entries = frame_entries(trace);
-    let mut horn_only = BTreeSet::new();
+    // Every scope has entry copies of parameters, globals, field arrays and `%alloc`
+    // (bound by the trace encoding to the values at the frame's entry), so a callee's
+    // summary can keep the frame (`f = store(f@entry, o, v)`) with state symbols only.
     let signatures = trace
         .positions
         .iter()
-        .zip(&entries)
-        .map(|(pos, entry)| {
+        .map(|pos| {
             let scope = symbols.scope(pos.method).unwrap_or_default();
-            let mut sig: Vec<(String, Sort, Term)> = scope
+            scope
                 .into_iter()
                 .filter_map(|(n, s)| {
                     let t = pos.names.get(&n).ok()?.clone();
                     is_used(&t).then_some((n, s, t))
                 })
-                .collect();
-            if let Some(at) = entry.and_then(|e| trace.positions.get(e)) {
-                for (n, s) in &framed {
-                    let Ok(t) = at.names.get(n) else { continue };
-                    if is_used(t) {
-                        let copy = horn_only_copy(n);
-                        horn_only.insert(copy.clone());
-                        sig.push((copy, s.clone(), t.clone()));
-                    }
-                }
-            }
-            sig
+                .collect()
         })
         .collect();
     Sliced {
         init,
         steps,
         signatures,
-        horn_only,
     }
 }
 
@@ -234,7 +194,10 @@ pub fn horn_system(trace: &EncodedTrace, sliced: &Sliced) -> HornSystem {
 /// Split a formula into its atoms (see the module doc), appending new ones to `out`.
 pub fn atoms_of(t: &Term, out: &mut Vec<Term>) {
     match t.kind() {
-        TermKind::Bool(_) | TermKind::Quant(..) => {}
+        TermKind::Bool(_) => {}
+        // The body's atoms; those mentioning the bound variables are dropped by the
+        // caller (they are not over state symbols).
+        TermKind::Quant(_, _, body) => atoms_of(body, out),
         TermKind::App(Op::And | Op::Or | Op::Not | Op::Implies, args) => {
             for a in args {
                 atoms_of(a, out);
@@ -251,11 +214,41 @@ pub fn atoms_of(t: &Term, out: &mut Vec<Term>) {
             atoms_of(&e, out);
         }
         _ => {
+            if let Some(cell) = stored_cell(t) {
+                if !out.contains(&cell) {
+                    out.push(cell);
+                }
+            }
             if !is_frame_identity(t) && !out.contains(t) {
                 out.push(t.clone());
             }
         }
     }
+}
+
+/// The cell fact of an array equality `a = store(b, i, v)` (either order): `a[i] = v`.
+/// Horn solutions state summaries as whole-array equalities over other arrays (entry
+/// copies, quantified ones); the cell fact often mentions state symbols only, where the
+/// equality itself does not.
+fn stored_cell(t: &Term) -> Option<Term> {
+    let TermKind::App(Op::Eq, args) = t.kind() else {
+        return None;
+    };
+    let [x, y] = args.as_slice() else {
+        return None;
+    };
+    let (arr, st) = match (x.kind(), y.kind()) {
+        (TermKind::Var(..), TermKind::App(Op::Store, _)) => (x, y),
+        (TermKind::App(Op::Store, _), TermKind::Var(..)) => (y, x),
+        _ => return None,
+    };
+    let TermKind::App(Op::Store, sargs) = st.kind() else {
+        return None;
+    };
+    let [_, i, v] = sargs.as_slice() else {
+        return None;
+    };
+    Some(Term::eq(Term::select(arr.clone(), i.clone()), v.clone()))
 }
 
 fn is_bool_formula(t: &Term) -> bool {
@@ -290,12 +283,13 @@ fn is_frame_identity(t: &Term) -> bool {
     }
 }
 
-/// Atoms of each position from a Horn solution; `None` when the solution lacks a
-/// predicate or its arity differs from the signature.
-pub fn atoms_from_solution(
+/// The body of each position's predicate in a Horn solution, over the position's state
+/// symbols; `None` when the solution lacks a predicate or its arity differs from the
+/// signature.
+pub fn solution_bodies(
     sliced: &Sliced,
     solution: &cfp_smt::answer::HornSolution,
-) -> Option<Vec<Vec<Term>>> {
+) -> Option<Vec<Term>> {
     let mut out = Vec::with_capacity(sliced.signatures.len());
     for (i, sig) in sliced.signatures.iter().enumerate() {
         let args: Vec<Term> = sig
@@ -308,16 +302,119 @@ pub fn atoms_from_solution(
         } else {
             solution.instantiate(&pred_name(i), &args)?
         };
-        let mut atoms = Vec::new();
-        atoms_of(&body, &mut atoms);
-        atoms.retain(|a| {
-            a.free_vars()
-                .iter()
-                .all(|(v, _)| !sliced.horn_only.contains(v))
-        });
-        out.push(atoms);
+        out.push(body);
     }
     Some(out)
+}
+
+/// `t` with its existentials in positive positions replaced by fresh constants
+/// (`<bound>#sk<k>`): equisatisfiable. `None` when a quantifier occurs under a negation or
+/// is universal.
+fn skolemize(t: &Term, counter: &mut usize) -> Option<Term> {
+    match t.kind() {
+        TermKind::Quant(cfp_smt::Quantifier::Exists, vars, body) => {
+            *counter += 1;
+            let k = *counter;
+            let renamed = body.substitute(&|n| {
+                vars.iter()
+                    .find(|(m, _)| m == n)
+                    .map(|(m, s)| Term::var(format!("{m}#sk{k}"), s.clone()))
+            });
+            skolemize(&renamed, counter)
+        }
+        TermKind::Quant(..) => None,
+        TermKind::App(op @ (Op::And | Op::Or), args) => Some(Term::app(
+            *op,
+            args.iter()
+                .map(|a| skolemize(a, counter))
+                .collect::<Option<Vec<_>>>()?,
+        )),
+        _ => (!crate::qe::has_quantifier(t)).then(|| t.clone()),
+    }
+}
+
+fn disjuncts(t: &Term) -> Vec<Term> {
+    match t.kind() {
+        TermKind::App(Op::Or, args) => args.clone(),
+        _ => vec![t.clone()],
+    }
+}
+
+/// Drop the unsatisfiable disjuncts of every body (one batch): Spacer's solutions carry
+/// disjuncts from paths the trace does not take, and existentials that light
+/// elimination ([`crate::qe`]) cannot remove exactly; a disjunct that is unsatisfiable as
+/// a whole would otherwise survive weakening as a satisfiable, wrong-looking fact.
+pub async fn prune_bodies<S: Solver>(
+    session: &mut Session<S>,
+    bodies: Vec<Term>,
+) -> Result<Vec<Term>, SolverError> {
+    let split: Vec<Vec<Term>> = bodies.iter().map(disjuncts).collect();
+    let mut queries = Vec::new();
+    let mut index = Vec::new(); // (body, disjunct) of each query
+    let mut counter = 0;
+    for (b, ds) in split.iter().enumerate() {
+        for (d, t) in ds.iter().enumerate() {
+            // A disjunct that light elimination makes quantifier-free exactly is kept as
+            // it is (an unsatisfiable one is then harmless: it is `false`).
+            if crate::qe::exact(t).is_some() {
+                continue;
+            }
+            if let Some(q) = skolemize(t, &mut counter) {
+                if q.as_bool().is_none() {
+                    queries.push(q);
+                    index.push((b, d));
+                }
+            }
+        }
+    }
+    if queries.is_empty() {
+        return Ok(bodies);
+    }
+    let answers = session.check_batch(&queries).await?;
+    let mut dead: BTreeSet<(usize, usize)> = BTreeSet::new();
+    for (k, a) in answers.iter().enumerate() {
+        if matches!(a, CheckSat::Unsat) {
+            if let Some(&bd) = index.get(k) {
+                dead.insert(bd);
+            }
+        }
+    }
+    Ok(split
+        .into_iter()
+        .enumerate()
+        .map(|(b, ds)| {
+            Term::or(
+                ds.into_iter()
+                    .enumerate()
+                    .filter(|(d, _)| !dead.contains(&(b, *d)))
+                    .map(|(_, t)| t),
+            )
+        })
+        .collect())
+}
+
+/// The predicates of each position from the quantifier-free bodies ([`strengthen`]), kept
+/// whole (the paper's Ψ: one interpolant per
+/// position), unless it is `true`/`false` or mentions non-state symbols.
+pub fn predicates_from_bodies(sliced: &Sliced, bodies: &[Term]) -> Vec<Vec<Term>> {
+    sliced
+        .signatures
+        .iter()
+        .zip(bodies)
+        .map(|(sig, body)| {
+            let names: BTreeSet<&str> = sig.iter().map(|(n, _, _)| n.as_str()).collect();
+            let mut atoms = Vec::new();
+            if !matches!(body.kind(), TermKind::Bool(_)) {
+                atoms.push(body.clone());
+            }
+            atoms.retain(|a| {
+                a.free_vars()
+                    .iter()
+                    .all(|(v, _)| names.contains(v.as_str()))
+            });
+            atoms
+        })
+        .collect()
 }
 
 /// The fallback predicates (see the module doc): atoms of the core formulas projected to
@@ -486,11 +583,15 @@ pub async fn interpolants<S: Solver>(
     }
     let system = horn_system(trace, &sliced);
     match session.solve_horn(&system).await? {
-        HornAnswer::Sat(sol) => match atoms_from_solution(&sliced, &sol) {
-            Some(atoms) => Ok(Interpolants {
-                atoms,
-                source: Source::Horn,
-            }),
+        HornAnswer::Sat(sol) => match solution_bodies(&sliced, &sol) {
+            Some(bodies) => {
+                let bodies = prune_bodies(session, bodies).await?;
+                let w = strengthen(session, &system, &sliced, &bodies).await?;
+                Ok(Interpolants {
+                    atoms: predicates_from_bodies(&sliced, &w),
+                    source: Source::Horn,
+                })
+            }
             None => Ok(Interpolants {
                 atoms: fallback_atoms(trace, &sliced, enc.symbols()),
                 source: Source::Fallback("incomplete Horn solution".to_string()),
@@ -502,6 +603,177 @@ pub async fn interpolants<S: Solver>(
             source: Source::Fallback(format!("Horn engine: unknown ({r})")),
         }),
     }
+}
+
+/// Make the (pruned) solution bodies quantifier-free ([`crate::qe::weaken`]) and repair
+/// what weakening broke: the weakened formulas are checked against every Horn clause (one
+/// batch); for a clause that no longer holds, each premise position whose body was not
+/// eliminated exactly is strengthened with the *cell facts* its original body implies —
+/// `A[t]`, `¬A[t]` for Boolean arrays, `A[t] = u`, `A[t] ≠ u` for integer arrays, over the position's
+/// integer symbols `t`, `u` and the integer literals of the body (one more batch). Every
+/// added fact is implied by Spacer's formula, so the result stays between that formula
+/// and its weakening.
+pub async fn strengthen<S: Solver>(
+    session: &mut Session<S>,
+    system: &HornSystem,
+    sliced: &Sliced,
+    bodies: &[Term],
+) -> Result<Vec<Term>, SolverError> {
+    let mut w: Vec<Term> = bodies.iter().map(crate::qe::weaken).collect();
+    let inexact: Vec<bool> = bodies
+        .iter()
+        .map(|b| crate::qe::exact(b).is_none())
+        .collect();
+    if !inexact.iter().any(|&b| b) {
+        return Ok(w);
+    }
+    // A fact added to a head can break the clause into it in turn: a few rounds.
+    for _ in 0..REPAIR_ROUNDS {
+        let checks = clause_checks(system, sliced, &w);
+        let answers = session.check_batch(&checks).await?;
+        let mut repair: BTreeSet<usize> = BTreeSet::new();
+        for (c, a) in system.clauses.iter().zip(&answers) {
+            if matches!(a, CheckSat::Unsat) {
+                continue;
+            }
+            for t in &c.body {
+                if let TermKind::Uf(name, _, _) = t.kind() {
+                    if let Some(i) = name.strip_prefix('I').and_then(|k| k.parse::<usize>().ok()) {
+                        if inexact.get(i).copied().unwrap_or(false) {
+                            repair.insert(i);
+                        }
+                    }
+                }
+            }
+        }
+        let mut queries = Vec::new();
+        let mut owner = Vec::new(); // (position, candidate)
+        let mut counter = 0;
+        for &i in &repair {
+            let (Some(sig), Some(body), Some(wi)) =
+                (sliced.signatures.get(i), bodies.get(i), w.get(i))
+            else {
+                continue;
+            };
+            let Some(sk) = skolemize(body, &mut counter) else {
+                continue;
+            };
+            // One definition per script for all the candidates of this position.
+            let sk = session.macros_mut().apply(&sk);
+            let have = crate::qe::conjuncts(wi);
+            for cand in cell_candidates(sig, body) {
+                if !have.contains(&cand) {
+                    queries.push(Term::and([sk.clone(), Term::negate(cand.clone())]));
+                    owner.push((i, cand));
+                }
+            }
+        }
+        if queries.is_empty() {
+            break;
+        }
+        let answers = session.check_batch(&queries).await?;
+        let mut extra: BTreeMap<usize, Vec<Term>> = BTreeMap::new();
+        for ((i, cand), a) in owner.into_iter().zip(&answers) {
+            if matches!(a, CheckSat::Unsat) {
+                extra.entry(i).or_default().push(cand);
+            }
+        }
+        if extra.is_empty() {
+            break;
+        }
+        for (i, facts) in extra {
+            if let Some(wi) = w.get_mut(i) {
+                *wi = Term::and(std::iter::once(wi.clone()).chain(facts));
+            }
+        }
+    }
+    Ok(w)
+}
+
+/// Rounds of [`strengthen`]'s check-and-repair.
+const REPAIR_ROUNDS: usize = 3;
+
+/// The cell facts [`strengthen`] tries at a position with signature `sig`.
+fn cell_candidates(sig: &[(String, Sort, Term)], body: &Term) -> Vec<Term> {
+    let ints: Vec<Term> = sig
+        .iter()
+        .filter(|(_, s, _)| *s == Sort::Int)
+        .map(|(n, s, _)| Term::var(n.clone(), s.clone()))
+        .collect();
+    let mut values = ints.clone();
+    let mut literals = BTreeSet::new();
+    let mut stack = vec![body];
+    while let Some(t) = stack.pop() {
+        match t.kind() {
+            TermKind::Int(k) => {
+                literals.insert(*k);
+            }
+            TermKind::App(_, args) | TermKind::Uf(_, args, _) => stack.extend(args.iter()),
+            TermKind::Quant(_, _, b) => stack.push(b),
+            _ => {}
+        }
+    }
+    values.extend(literals.into_iter().map(Term::int));
+    let mut out = Vec::new();
+    for (n, s, _) in sig {
+        let Sort::Array(_, elem) = s else { continue };
+        let a = Term::var(n.clone(), s.clone());
+        for t in &ints {
+            let cell = Term::select(a.clone(), t.clone());
+            match **elem {
+                Sort::Bool => {
+                    out.push(cell.clone());
+                    out.push(Term::negate(cell));
+                }
+                Sort::Int => {
+                    for u in &values {
+                        let eq = Term::eq(cell.clone(), u.clone());
+                        out.push(eq.clone());
+                        out.push(Term::negate(eq));
+                    }
+                }
+                Sort::Array(..) => {}
+            }
+        }
+    }
+    out
+}
+
+/// The formula `W_i` instantiated at the Horn application `I_i(args)`.
+fn instantiate_at(sliced: &Sliced, w: &[Term], app: &Term) -> Option<Term> {
+    let TermKind::Uf(name, args, _) = app.kind() else {
+        return None;
+    };
+    let i: usize = name.strip_prefix('I')?.parse().ok()?;
+    let sig = sliced.signatures.get(i)?;
+    let f = w.get(i)?;
+    Some(f.substitute(&|n| {
+        sig.iter()
+            .position(|(m, _, _)| m == n)
+            .and_then(|k| args.get(k).cloned())
+    }))
+}
+
+/// For every clause of `system`, the formula `body ∧ ¬head` with the predicates replaced
+/// by `w`: all unsatisfiable iff `w` is a solution.
+pub fn clause_checks(system: &HornSystem, sliced: &Sliced, w: &[Term]) -> Vec<Term> {
+    let inst = |t: &Term| match t.kind() {
+        TermKind::Uf(..) => instantiate_at(sliced, w, t).unwrap_or_else(Term::tt),
+        _ => t.clone(),
+    };
+    system
+        .clauses
+        .iter()
+        .map(|c| {
+            let mut parts: Vec<Term> = c.body.iter().map(inst).collect();
+            parts.push(
+                c.head
+                    .as_ref()
+                    .map_or_else(Term::tt, |h| Term::negate(inst(h))),
+            );
+            Term::and(parts)
+        })
+        .collect()
 }
 
 /// The SSA base symbol of a constant (`l@3` → `l`), or the name itself.
@@ -555,9 +827,14 @@ mod tests {
         let it = block_on(interpolants(&mut s, &enc, &encoded, &core)).expect("interpolants");
         let text = show(&it.atoms);
         assert_eq!(it.source, Source::Horn, "{text}");
-        // After `assume l1 == $1` in acquire, and at its exit: `l1 = $1`-style atoms.
+        // After `assume l1 == $1` in acquire, and at its exit: `l1 = $1`-style atoms (in
+        // the position's interpolant, which is one predicate).
         let mentions = |i: usize, a: &str, b: &str| {
-            it.atoms[i].iter().any(|t| {
+            let mut atoms = Vec::new();
+            for t in &it.atoms[i] {
+                atoms_of(t, &mut atoms);
+            }
+            atoms.iter().any(|t| {
                 let s = t.to_string();
                 s == format!("(= {a} {b})") || s == format!("(= {b} {a})")
             })
@@ -705,7 +982,11 @@ mod tests {
                             s.horn_script(&system)
                         );
                     };
-                    let atoms = atoms_from_solution(&sliced, &sol).expect("complete");
+                    let bodies = solution_bodies(&sliced, &sol).expect("complete");
+                    let bodies = block_on(prune_bodies(&mut s, bodies)).expect("prune");
+                    let w = block_on(strengthen(&mut s, &system, &sliced, &bodies))
+                        .expect("strengthen");
+                    let atoms = predicates_from_bodies(&sliced, &w);
                     for (i, a) in atoms.iter().enumerate() {
                         let pos = &encoded.positions[i];
                         let scope: BTreeSet<String> = enc

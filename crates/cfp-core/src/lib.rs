@@ -26,6 +26,7 @@ pub mod ir;
 pub mod lower;
 pub mod nested_path;
 pub mod pcfa;
+pub mod qe;
 pub mod refine;
 pub mod render;
 pub mod trace;

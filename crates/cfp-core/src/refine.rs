@@ -25,7 +25,7 @@ use petgraph::graph::NodeIndex;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// At most this many new predicates per location and refinement (2^k cubes per state).
-pub const MAX_NEW_PREDICATES: usize = 6;
+pub const MAX_NEW_PREDICATES: usize = 8;
 
 /// Ψ: new candidate predicates per `(method, CFA location)`, in first-seen order.
 pub type Psi = BTreeMap<(MethodId, NodeIndex), Vec<Term>>;
@@ -55,43 +55,20 @@ fn is_useful_atom(t: &Term) -> bool {
     !matches!(t.kind(), TermKind::Bool(_)) && t.sort() == Sort::Bool
 }
 
-/// Group the interpolant atoms by the location of the PCFA state at their position.
+/// Group the interpolants by the location of the PCFA state at their position (the
+/// paper's Ψ).
 ///
-/// Also carries each callee's entry context to its body and exit: the atoms at a callee's
-/// entry position, with parameters and globals renamed to their entry copies, are added
-/// at every position of that invocation (so exit clones summarise the calling context,
-/// and call checks can tell them apart).
-pub fn build_psi(
-    enc: &Encoder<'_>,
-    trace: &NestedTrace,
-    pcfas: &Pcfas,
-    atoms: &[Vec<Term>],
-) -> Psi {
+/// (An earlier version also carried each callee's entry interpolant, renamed to entry
+/// copies, through the whole invocation. Since field arrays and `%alloc` have entry
+/// copies in every scope, Spacer's exit summaries relate exit and entry themselves, and
+/// the extra predicates only multiplied clones.)
+pub fn build_psi(trace: &NestedTrace, pcfas: &Pcfas, atoms: &[Vec<Term>]) -> Psi {
     let states = position_states(trace);
-    let mut extra: Vec<Vec<Term>> = vec![Vec::new(); states.len()];
-    for &(call, ret) in &trace.nesting {
-        let Some(callee) = states.get(call + 1).map(|s| s.method) else {
-            continue;
-        };
-        let Some(entry_atoms) = atoms.get(call + 1) else {
-            continue;
-        };
-        let renamed: Vec<Term> = entry_atoms
-            .iter()
-            .filter_map(|a| to_entry_copies(enc, callee, a).ok())
-            .collect();
-        for pos in (call + 2)..=ret.min(states.len().saturating_sub(1)) {
-            if states[pos].method == callee {
-                extra[pos].extend(renamed.iter().cloned());
-            }
-        }
-    }
     let mut psi: Psi = BTreeMap::new();
     for (pos, st) in states.into_iter().enumerate() {
-        let Some(list0) = atoms.get(pos) else {
+        let Some(list) = atoms.get(pos) else {
             continue;
         };
-        let list: Vec<&Term> = list0.iter().chain(extra[pos].iter()).collect();
         let Some(loc) = pcfas
             .method(st.method)
             .and_then(|p| p.state(st.state))
@@ -102,7 +79,7 @@ pub fn build_psi(
         let entry = psi.entry((st.method, loc)).or_default();
         for a in list {
             if is_useful_atom(a) && !entry.contains(a) {
-                entry.push((*a).clone());
+                entry.push(a.clone());
             }
         }
     }
@@ -110,21 +87,8 @@ pub fn build_psi(
     psi
 }
 
-/// `t` with the parameters and globals of `m` replaced by their entry copies.
-pub fn to_entry_copies(enc: &Encoder<'_>, m: MethodId, t: &Term) -> Result<Term, EncodeError> {
-    let syms = enc.symbols();
-    let mut names = Names::new();
-    for p in syms.params(m)? {
-        let (n, s) = syms.local(m, *p)?;
-        names.set(n, Term::var(entry_copy(n), s.clone()));
-    }
-    for (g, s) in syms.globals() {
-        names.set(g, Term::var(entry_copy(g), s.clone()));
-    }
-    Ok(names.rename(t))
-}
-
-/// At a method's entry location every parameter and global equals its entry copy.
+/// At a method's entry location every parameter, global, field array and `%alloc` equals
+/// its entry copy.
 pub fn entry_frame(enc: &Encoder<'_>, m: MethodId) -> Result<Term, EncodeError> {
     let syms = enc.symbols();
     let mut parts = Vec::new();
@@ -135,10 +99,10 @@ pub fn entry_frame(enc: &Encoder<'_>, m: MethodId) -> Result<Term, EncodeError> 
             Term::var(entry_copy(n), s.clone()),
         ));
     }
-    for (g, s) in syms.globals() {
+    for (g, s) in syms.globals().iter().cloned().chain(syms.framed()) {
         parts.push(Term::eq(
             Term::var(g.clone(), s.clone()),
-            Term::var(entry_copy(g), s.clone()),
+            Term::var(entry_copy(&g), s),
         ));
     }
     Ok(Term::and(parts))
@@ -176,12 +140,14 @@ pub async fn refine<S: Solver>(
             if new.len() >= MAX_NEW_PREDICATES {
                 break;
             }
+            // Tracked as a macro application: state formulas stay small in queries.
+            let a = session.macros_mut().apply(a);
             let known = p.predicates(*loc);
             let neg = Term::negate(a.clone());
-            if known.iter().any(|q| q == a || *q == neg) {
+            if known.iter().any(|q| *q == a || *q == neg) {
                 continue;
             }
-            new.push(p.add_predicate(*loc, a.clone()));
+            new.push(p.add_predicate(*loc, a));
         }
         if !new.is_empty() {
             out.predicates_added += new.len();
@@ -351,10 +317,33 @@ pub fn edge_formula(
 /// `q.callee_entry` and return through `q.callee_exit`).
 ///
 /// The callee at its entry: parameters (and their entry copies) equal the actuals,
-/// globals (and their entry copies) and the shared state equal the caller's, other
+/// globals, field arrays, `%alloc` (and their entry copies) equal the caller's, other
 /// variables arbitrary. At its exit: entry copies bound the same way, everything else
 /// arbitrary (fresh). Dropping a binding only weakens the formula (sound).
 pub fn call_formula(enc: &Encoder<'_>, pcfas: &Pcfas, q: &CallQuery) -> Result<Term, EncodeError> {
+    Ok(call_formulas(enc, pcfas, q)?.full)
+}
+
+/// Rule (3)'s question and two necessary conditions of it that depend on one clone of
+/// the callee only, so that they are shared by many questions (and answered once by the
+/// session's memo): [`CallFormulas::entry`] (the call may enter `q.callee_entry`) and
+/// [`CallFormulas::exit`] (a return through `q.callee_exit` may lead to `q.edge.to`).
+#[derive(Clone, Debug)]
+pub struct CallFormulas {
+    /// `Pred(s) ∧ Pred(e0)` bound at the call.
+    pub entry: Term,
+    /// `Pred(s) ∧ Pred(e') ∧ bind ∧ Pred(s')` bound across the return.
+    pub exit: Term,
+    /// The whole question ([`call_formula`]).
+    pub full: Term,
+}
+
+/// [`call_formula`] with its necessary conditions ([`CallFormulas`]).
+pub fn call_formulas(
+    enc: &Encoder<'_>,
+    pcfas: &Pcfas,
+    q: &CallQuery,
+) -> Result<CallFormulas, EncodeError> {
     let syms = enc.symbols();
     let caller = pcfas
         .method(q.caller)
@@ -401,8 +390,8 @@ pub fn call_formula(enc: &Encoder<'_>, pcfas: &Pcfas, q: &CallQuery) -> Result<T
             cn.set(n, a.clone());
         }
     }
-    for (g, _) in syms.globals() {
-        cn.set(&entry_copy(g), pre.get(g)?.clone());
+    for (g, _) in syms.globals().iter().cloned().chain(syms.framed()) {
+        cn.set(&entry_copy(&g), pre.get(&g)?.clone());
     }
     // A global or field array that no method of the program ever writes keeps its value
     // across the call (wildcards `$k`, for instance); everything else shared is arbitrary.
@@ -432,8 +421,8 @@ pub fn call_formula(enc: &Encoder<'_>, pcfas: &Pcfas, q: &CallQuery) -> Result<T
     for (n, _) in syms.shared() {
         en.set(&n, pre.get(&n)?.clone());
     }
-    for (g, _) in syms.globals() {
-        en.set(&entry_copy(g), pre.get(g)?.clone());
+    for (g, _) in syms.globals().iter().cloned().chain(syms.framed()) {
+        en.set(&entry_copy(&g), pre.get(&g)?.clone());
     }
     let entry_pred = en.rename(&callee.state_formula(q.callee_entry));
     // The caller after the return.
@@ -458,14 +447,25 @@ pub fn call_formula(enc: &Encoder<'_>, pcfas: &Pcfas, q: &CallQuery) -> Result<T
         },
     };
     let after = post.rename(&caller.state_formula(q.edge.to));
-    Ok(Term::and(vec![
-        caller.state_formula(q.edge.from),
-        entry_pred,
-        exit_pred,
-        alloc_grows,
-        bind_result,
-        after,
-    ]))
+    let from = caller.state_formula(q.edge.from);
+    Ok(CallFormulas {
+        entry: Term::and(vec![from.clone(), entry_pred.clone()]),
+        exit: Term::and(vec![
+            from.clone(),
+            exit_pred.clone(),
+            alloc_grows.clone(),
+            bind_result.clone(),
+            after.clone(),
+        ]),
+        full: Term::and(vec![
+            from,
+            entry_pred,
+            exit_pred,
+            alloc_grows,
+            bind_result,
+            after,
+        ]),
+    })
 }
 
 /// The globals and field arrays (by symbol name) that no edge of the program writes:

@@ -174,6 +174,10 @@ fn bind_frame(
         let t = names.get(g)?.clone();
         names.set(&entry_copy(g), t);
     }
+    for (f, _) in syms.framed() {
+        let t = names.get(&f)?.clone();
+        names.set(&entry_copy(&f), t);
+    }
     Ok(())
 }
 

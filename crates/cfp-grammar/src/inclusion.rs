@@ -51,7 +51,8 @@ impl Default for InclusionOptions {
 /// A progress report handed to the host during a check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Progress {
-    /// Which layer is running (`"clean"`, `"counter"`, `"effects"`, `"confirm"`).
+    /// Which layer is running (`"clean"`, `"counter"`, `"effects"`, `"confirm"`), or
+    /// `"done"` in the final report every check makes.
     pub phase: &'static str,
     /// Steps done so far.
     pub steps: u64,
@@ -396,10 +397,19 @@ pub fn check_inclusion(
     progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
 ) -> InclusionResult {
     let mut budget = Budget::new(opts, progress);
-    match run(g, s, opts, &mut budget, true) {
+    let result = match run(g, s, opts, &mut budget, true) {
         Ok(r) => r,
         Err(reason) => InclusionResult::Unknown(reason),
-    }
+    };
+    // A last report with the final count, so hosts can account every check's steps
+    // (its answer is ignored: the check is over).
+    let last = Progress {
+        phase: "done",
+        steps: budget.steps,
+        bound: budget.bound,
+    };
+    let _ = (budget.callback)(&last);
+    result
 }
 
 fn run(

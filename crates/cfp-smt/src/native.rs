@@ -112,6 +112,9 @@ pub struct NativeZ3 {
     evals: u64,
     starts: u64,
     deadline: Option<Duration>,
+    /// Extra processes for [`Solver::eval_all`], started on first use.
+    helpers: Vec<NativeZ3>,
+    parallelism: usize,
 }
 
 fn lock(m: &Mutex<String>) -> std::sync::MutexGuard<'_, String> {
@@ -131,6 +134,8 @@ impl NativeZ3 {
             evals: 0,
             starts: 0,
             deadline: None,
+            helpers: Vec::new(),
+            parallelism: 1,
         };
         z.start()?;
         Ok(z)
@@ -145,6 +150,64 @@ impl NativeZ3 {
     /// longer than `deadline` (a safety net; use `:timeout` for ordinary limits).
     pub fn set_deadline(&mut self, deadline: Option<Duration>) {
         self.deadline = deadline;
+    }
+
+    /// Run up to `n` (≥ 1) scripts of one [`Solver::eval_all`] at once, on `n - 1` extra
+    /// z3 processes started on first use.
+    pub fn set_parallelism(&mut self, n: usize) {
+        self.parallelism = n.max(1);
+    }
+
+    fn eval_all_sync(&mut self, scripts: &[String]) -> Result<Vec<String>, SolverError> {
+        let p = self.parallelism.min(scripts.len());
+        if p <= 1 {
+            return scripts.iter().map(|s| self.eval_sync(s)).collect();
+        }
+        while self.helpers.len() < p - 1 {
+            let mut h = NativeZ3::new(self.path.clone())?;
+            h.deadline = self.deadline;
+            self.helpers.push(h);
+        }
+        for h in &mut self.helpers {
+            h.deadline = self.deadline;
+        }
+        // Worker `w` runs scripts `w, w + p, …` in order on its own process; worker 0 is
+        // this one, on the calling thread.
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let mut results: Vec<Option<Result<String, SolverError>>> = Vec::new();
+        results.resize_with(scripts.len(), || None);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .take(p - 1)
+                .enumerate()
+                .map(|(w, h)| {
+                    scope.spawn(move || {
+                        (w + 1..scripts.len())
+                            .step_by(p)
+                            .map(|i| (i, h.eval_sync(&scripts[i])))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            for i in (0..scripts.len()).step_by(p) {
+                results[i] = Some(self.eval_sync(&scripts[i]));
+            }
+            for h in handles {
+                if let Ok(v) = h.join() {
+                    for (i, r) in v {
+                        results[i] = Some(r);
+                    }
+                }
+            }
+        });
+        self.helpers = helpers;
+        results
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or_else(|| Err(SolverError::Crashed("a solver thread panicked".into())))
+            })
+            .collect()
     }
 
     /// The executable.
@@ -303,6 +366,17 @@ impl Solver for NativeZ3 {
         script: &str,
     ) -> impl std::future::Future<Output = Result<String, SolverError>> {
         std::future::ready(self.eval_sync(script))
+    }
+
+    fn eval_all(
+        &mut self,
+        scripts: &[String],
+    ) -> impl std::future::Future<Output = Result<Vec<String>, SolverError>> {
+        std::future::ready(self.eval_all_sync(scripts))
+    }
+
+    fn parallelism(&self) -> usize {
+        self.parallelism
     }
 }
 

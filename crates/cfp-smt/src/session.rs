@@ -63,6 +63,10 @@ pub struct SessionStats {
     pub cache_misses: u64,
 }
 
+/// Batches with at least this many uncached queries are split across the solver's
+/// instances ([`Solver::parallelism`]).
+pub const PARALLEL_MIN: usize = 64;
+
 /// A constrained Horn clause `forall vars. (and body) => head`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct HornClause {
@@ -101,6 +105,87 @@ pub struct Session<S: Solver> {
     options: SessionOptions,
     stats: SessionStats,
     cache: HashMap<String, CheckSat>,
+    macros: Macros,
+}
+
+/// Named Boolean formulas ("macros"): a query mentions a macro by an application
+/// `(name args…)`, and every script that uses one starts with its `define-fun`. Large
+/// predicates that occur in many queries are then printed, sent and parsed once per
+/// script instead of once per occurrence. Names are `cfp!p<k>`, never redefined, so the
+/// memo cache (keyed by the printed query) stays valid.
+#[derive(Clone, Debug, Default)]
+pub struct Macros {
+    /// name → (parameters, body).
+    defs: BTreeMap<String, (Vec<(String, Sort)>, Term)>,
+    /// printed body → name.
+    by_body: HashMap<String, String>,
+}
+
+impl Macros {
+    /// The application of the macro for `body` (defined on first use) to its free
+    /// constants, in first-occurrence order. A body without free constants is returned
+    /// as is.
+    pub fn apply(&mut self, body: &Term) -> Term {
+        let params = body.free_vars();
+        if params.is_empty() {
+            return body.clone();
+        }
+        let key = body.to_string();
+        let name = match self.by_body.get(&key) {
+            Some(n) => n.clone(),
+            None => {
+                let n = format!("cfp!p{}", self.defs.len());
+                self.defs.insert(n.clone(), (params.clone(), body.clone()));
+                self.by_body.insert(key, n.clone());
+                n
+            }
+        };
+        let args = params.into_iter().map(|(n, s)| Term::var(n, s)).collect();
+        Term::uf(name, args, Sort::Bool)
+    }
+
+    /// `t` with every macro application replaced by the macro's body (for display).
+    pub fn expand(&self, t: &Term) -> Term {
+        match t.kind() {
+            TermKind::Uf(name, args, _) => match self.defs.get(name) {
+                Some((params, body)) => body.substitute(&|n| {
+                    params
+                        .iter()
+                        .position(|(p, _)| p == n)
+                        .and_then(|k| args.get(k).map(|a| self.expand(a)))
+                }),
+                None => t.clone(),
+            },
+            TermKind::App(op, args) => {
+                Term::app(*op, args.iter().map(|a| self.expand(a)).collect())
+            }
+            _ => t.clone(),
+        }
+    }
+
+    fn is_macro(&self, name: &str) -> bool {
+        self.defs.contains_key(name)
+    }
+
+    /// `define-fun`s of the macros used in `decls` (removed from them), in name order.
+    fn write_used(&self, out: &mut String, decls: &mut BTreeMap<String, Decl>) {
+        let used: Vec<String> = decls.keys().filter(|n| self.is_macro(n)).cloned().collect();
+        for name in used {
+            decls.remove(&name);
+            if let Some((params, body)) = self.defs.get(&name) {
+                let ps: Vec<String> = params
+                    .iter()
+                    .map(|(n, s)| format!("({} {s})", quote_symbol(n)))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "(define-fun {} ({}) Bool {body})",
+                    quote_symbol(&name),
+                    ps.join(" ")
+                );
+            }
+        }
+    }
 }
 
 /// A declaration derived from the terms of a script.
@@ -202,6 +287,7 @@ impl<S: Solver> Session<S> {
             options,
             stats: SessionStats::default(),
             cache: HashMap::new(),
+            macros: Macros::default(),
         }
     }
 
@@ -229,6 +315,16 @@ impl<S: Solver> Session<S> {
     /// Give the backend back.
     pub fn into_solver(self) -> S {
         self.solver
+    }
+
+    /// The macros of this session (see [`Macros`]).
+    pub fn macros(&self) -> &Macros {
+        &self.macros
+    }
+
+    /// The macros, to define new ones.
+    pub fn macros_mut(&mut self) -> &mut Macros {
+        &mut self.macros
     }
 
     /// Empty the memo cache of [`Session::check_batch`].
@@ -268,7 +364,10 @@ impl<S: Solver> Session<S> {
             out.push_str("(set-option :produce-unsat-cores true)\n");
         }
         self.timeout_option(&mut out);
+        let mut defs = String::new();
+        self.macros.write_used(&mut defs, &mut decls);
         write_decls(&mut out, &decls);
+        out.push_str(&defs);
         for (name, t) in assertions {
             let _ = match name {
                 Some(n) => writeln!(out, "(assert (! {t} :named {}))", quote_symbol(n)),
@@ -337,7 +436,11 @@ impl<S: Solver> Session<S> {
         }
         let mut out = String::new();
         self.timeout_option(&mut out);
+        // Macro parameters shadow nothing: their bodies are closed over the parameters.
+        let mut defs = String::new();
+        self.macros.write_used(&mut defs, &mut decls);
         write_decls(&mut out, &decls);
+        out.push_str(&defs);
         for q in queries {
             let _ = writeln!(out, "(push 1)\n(assert {q})\n(check-sat)");
             sep(&mut out);
@@ -353,10 +456,11 @@ impl<S: Solver> Session<S> {
         let keys: Vec<String> = queries.iter().map(Term::to_string).collect();
         let mut todo: Vec<&Term> = Vec::new();
         let mut todo_keys: Vec<&str> = Vec::new();
+        let mut in_batch: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for (q, k) in queries.iter().zip(&keys) {
             if self.cache.contains_key(k) {
                 self.stats.cache_hits += 1;
-            } else if todo_keys.contains(&k.as_str()) {
+            } else if !in_batch.insert(k.as_str()) {
                 // A repeat within this batch: answered by the first occurrence.
                 self.stats.cache_hits += 1;
             } else {
@@ -367,15 +471,39 @@ impl<S: Solver> Session<S> {
         }
         let mut fresh: HashMap<&str, CheckSat> = HashMap::new();
         if !todo.is_empty() {
-            let script = self.batch_script(&todo)?;
-            let output = self.run(&script, todo.len() as u64).await?;
-            let sections = split_sections(&output, SEPARATOR);
-            for (i, k) in todo_keys.iter().enumerate() {
-                let r = read_result(section(&sections, 2 * i)?, section(&sections, 2 * i + 1)?)?;
-                fresh.insert(k, r);
+            // Large batches are split into one script per solver instance; answers are
+            // the same either way (each query is checked on its own).
+            let p = self.solver.parallelism().max(1);
+            let chunks = if p > 1 && todo.len() >= PARALLEL_MIN {
+                p.min(todo.len())
+            } else {
+                1
+            };
+            let size = todo.len().div_ceil(chunks);
+            let parts: Vec<&[&Term]> = todo.chunks(size).collect();
+            let scripts = parts
+                .iter()
+                .map(|c| self.batch_script(c))
+                .collect::<Result<Vec<_>, _>>()?;
+            self.stats.scripts += scripts.len() as u64;
+            self.stats.queries += todo.len() as u64;
+            let outputs = if scripts.len() == 1 {
+                vec![self.solver.eval(&scripts[0]).await?]
+            } else {
+                self.solver.eval_all(&scripts).await?
+            };
+            let mut next = 0;
+            for (part, output) in parts.iter().zip(&outputs) {
+                let sections = split_sections(output, SEPARATOR);
+                for i in 0..part.len() {
+                    let r =
+                        read_result(section(&sections, 2 * i)?, section(&sections, 2 * i + 1)?)?;
+                    fresh.insert(todo_keys[next], r);
+                    next += 1;
+                }
+                // Anything after the last separator (e.g. an error from `pop`) is a failure.
+                check_errors(section(&sections, 2 * part.len())?)?;
             }
-            // Anything after the last separator (e.g. an error from `pop`) is a failure.
-            check_errors(section(&sections, 2 * todo.len())?)?;
         }
         let mut out = Vec::with_capacity(queries.len());
         for k in &keys {

@@ -34,6 +34,27 @@ pub enum SolverError {
 pub trait Solver {
     /// Evaluate `script` and return the solver's output.
     fn eval(&mut self, script: &str) -> impl Future<Output = Result<String, SolverError>>;
+
+    /// Evaluate independent scripts (each in a fresh state) and return their outputs in
+    /// order. A backend with several solver instances may run them at once; the default
+    /// runs them one after another.
+    fn eval_all(
+        &mut self,
+        scripts: &[String],
+    ) -> impl Future<Output = Result<Vec<String>, SolverError>> {
+        async move {
+            let mut out = Vec::with_capacity(scripts.len());
+            for s in scripts {
+                out.push(self.eval(s).await?);
+            }
+            Ok(out)
+        }
+    }
+
+    /// How many scripts [`Solver::eval_all`] runs at once (1: one after another).
+    fn parallelism(&self) -> usize {
+        1
+    }
 }
 
 /// Drive a future to completion on the current thread, for hosts whose solver answers

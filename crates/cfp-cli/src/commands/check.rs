@@ -112,7 +112,11 @@ pub fn run(args: &CheckArgs) -> u8 {
     };
     let spec_grammar = cfp_grammar::Grammar::from_spec(&spec.parsed.tree);
     let solver = match NativeZ3::find(args.z3.as_deref()) {
-        Ok(z) => TimedSolver::new(z),
+        Ok(mut z) => {
+            // Large batches of independent queries go to up to 4 z3 processes at once.
+            z.set_parallelism(std::thread::available_parallelism().map_or(1, |n| n.get().min(4)));
+            TimedSolver::new(z)
+        }
         Err(e) => {
             eprintln!("{}", CheckError::Solver(e));
             return EXIT_BAD_INPUT;
@@ -251,6 +255,20 @@ impl Solver for TimedSolver {
         let answer = self.inner.eval(script).await;
         self.time.set(self.time.get() + started.elapsed());
         answer
+    }
+
+    async fn eval_all(&mut self, scripts: &[String]) -> Result<Vec<String>, SolverError> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(SolverError::Cancelled);
+        }
+        let started = Instant::now();
+        let answer = self.inner.eval_all(scripts).await;
+        self.time.set(self.time.get() + started.elapsed());
+        answer
+    }
+
+    fn parallelism(&self) -> usize {
+        self.inner.parallelism()
     }
 }
 

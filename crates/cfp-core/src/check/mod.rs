@@ -15,7 +15,7 @@ use crate::feasibility::{check_feasibility, Feasibility, Values};
 use crate::ir::{MethodId, Program};
 use crate::nested_path::{derivation_to_path, NestedTrace, StepKind};
 use crate::pcfa::{PcfaEdgeId, Pcfas, StateId};
-use crate::refine::{build_psi, call_formula, refine};
+use crate::refine::{build_psi, call_formulas, refine};
 use cfp_grammar::InclusionResult;
 use cfp_smt::{CheckSat, Session, SessionOptions, Solver};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -199,37 +199,80 @@ impl<S: Solver> Checker<S> {
     async fn build_grammar(&mut self) -> Result<ProgramGrammar, String> {
         type Key = (MethodId, PcfaEdgeId, MethodId, StateId, StateId);
         let key = |q: &CallQuery| (q.caller, q.edge.id, q.callee, q.callee_entry, q.callee_exit);
-        let mut queries: BTreeMap<Key, CallQuery> = BTreeMap::new();
-        let _ = construct_cfg(&self.program, &self.pcfas, &mut |q| {
-            queries.insert(key(q), *q);
-            true
-        });
+        // Rule (3)'s checks in rounds: a round builds the grammar with the answers known
+        // so far (an unanswered call is not followed yet) and collects the unanswered
+        // calls it reaches; they are checked in one batch. At the fixpoint every call the
+        // grammar reaches is answered, and calls from unreachable sub-grammars are never
+        // asked.
         let enc = Encoder::new(&self.program);
-        let mut keys = Vec::new();
-        let mut terms = Vec::new();
-        for (k, q) in &queries {
-            // An encoding failure answers "feasible" (sound over-approximation).
-            if let Ok(f) = call_formula(&enc, &self.pcfas, q) {
-                keys.push(*k);
-                terms.push(f);
+        let mut feasible: BTreeMap<Key, bool> = BTreeMap::new();
+        loop {
+            let mut queries: BTreeMap<Key, CallQuery> = BTreeMap::new();
+            let _ = construct_cfg(
+                &self.program,
+                &self.pcfas,
+                &mut |q| match feasible.get(&key(q)) {
+                    Some(b) => *b,
+                    None => {
+                        queries.insert(key(q), *q);
+                        false
+                    }
+                },
+            );
+            if queries.is_empty() {
+                break;
+            }
+            // Two batches: the necessary conditions (entry, exit; shared by many
+            // questions, deduplicated by the session), then the whole question for the
+            // combinations that pass both.
+            let mut formulas: Vec<(Key, crate::refine::CallFormulas)> = Vec::new();
+            for (k, q) in &queries {
+                match call_formulas(&enc, &self.pcfas, q) {
+                    Ok(f) => formulas.push((*k, f)),
+                    // An encoding failure answers "feasible" (sound over-approximation).
+                    Err(_) => {
+                        feasible.insert(*k, true);
+                    }
+                }
+            }
+            let necessary: Vec<cfp_smt::Term> = formulas
+                .iter()
+                .flat_map(|(_, f)| [f.entry.clone(), f.exit.clone()])
+                .collect();
+            let answers = if necessary.is_empty() {
+                Vec::new()
+            } else {
+                self.session
+                    .check_batch(&necessary)
+                    .await
+                    .map_err(|e| e.to_string())?
+            };
+            let mut keys = Vec::new();
+            let mut terms = Vec::new();
+            for (i, (k, f)) in formulas.into_iter().enumerate() {
+                let entry_ok = !matches!(answers.get(2 * i), Some(CheckSat::Unsat));
+                let exit_ok = !matches!(answers.get(2 * i + 1), Some(CheckSat::Unsat));
+                if entry_ok && exit_ok {
+                    keys.push(k);
+                    terms.push(f.full);
+                } else {
+                    feasible.insert(k, false);
+                }
+            }
+            let answers = if terms.is_empty() {
+                Vec::new()
+            } else {
+                self.session
+                    .check_batch(&terms)
+                    .await
+                    .map_err(|e| e.to_string())?
+            };
+            for (k, r) in keys.into_iter().zip(answers) {
+                feasible.insert(k, !matches!(r, CheckSat::Unsat));
             }
         }
-        let answers = if terms.is_empty() {
-            Vec::new()
-        } else {
-            self.session
-                .check_batch(&terms)
-                .await
-                .map_err(|e| e.to_string())?
-        };
-        let infeasible: BTreeSet<Key> = keys
-            .into_iter()
-            .zip(answers)
-            .filter(|(_, r)| matches!(r, CheckSat::Unsat))
-            .map(|(k, _)| k)
-            .collect();
         Ok(construct_cfg(&self.program, &self.pcfas, &mut |q| {
-            !infeasible.contains(&key(q))
+            feasible.get(&key(q)).copied().unwrap_or(true)
         }))
     }
 
@@ -526,6 +569,7 @@ impl<S: Solver> Checker<S> {
                     feasible: FeasibilityOutcome::Feasible,
                     values: vmap.clone(),
                 });
+                let base = alloc_base(&values);
                 let replay_globals = self
                     .program
                     .globals
@@ -535,7 +579,7 @@ impl<S: Solver> Checker<S> {
                             .wildcards
                             .iter()
                             .find(|w| w.name == g.name)
-                            .and_then(|w| i64::try_from(w.address).ok())
+                            .and_then(|w| i64::try_from(interpreter_address(w.address, base)).ok())
                     })
                     .collect();
                 let v = Verdict::Violation {
@@ -588,7 +632,7 @@ impl<S: Solver> Checker<S> {
                 return;
             }
         };
-        let psi = build_psi(&enc, &nt, &self.pcfas, &itp.atoms);
+        let psi = build_psi(&nt, &self.pcfas, &itp.atoms);
         self.pending.push_back(Event::Interpolants {
             iteration: it,
             per_location: psi
@@ -647,13 +691,46 @@ impl<S: Solver> Checker<S> {
                         out.push(LocationPredicates {
                             method: cfa.name.clone(),
                             location: n.index(),
-                            predicates: preds.iter().map(|t| t.to_string()).collect(),
+                            predicates: preds
+                                .iter()
+                                .map(|t| self.session.macros().expand(t).to_string())
+                                .collect(),
                         });
                     }
                 }
             }
         }
         out
+    }
+}
+
+/// `%alloc` after the root's first step (the havoc of the initial state): the model's
+/// `k`-th allocation of the trace has address `base + k`, the interpreter's has `k`.
+fn alloc_base(values: &crate::feasibility::Values) -> i128 {
+    values
+        .steps
+        .iter()
+        .find(|sv| sv.step == 0)
+        .and_then(|sv| sv.values.iter().find(|(n, _)| n == crate::encode::ALLOC))
+        .and_then(|(_, v)| match v {
+            cfp_smt::Value::Int(i) => Some(*i),
+            _ => None,
+        })
+        .or(values.initial_alloc)
+        .unwrap_or(0)
+}
+
+/// A model address as the concrete interpreter numbers objects (allocations from 1):
+/// null stays 0, the trace's allocations `base + k` become `k`, and every other address
+/// (objects that exist before the run) a negative number — injective, so equalities
+/// between wildcards are kept.
+fn interpreter_address(address: i128, base: i128) -> i128 {
+    if address == 0 {
+        0
+    } else if address > base {
+        address - base
+    } else {
+        address - base - 1
     }
 }
 
