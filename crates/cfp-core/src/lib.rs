@@ -29,6 +29,7 @@ pub mod pcfa;
 pub mod qe;
 pub mod refine;
 pub mod render;
+pub mod report_json;
 pub mod trace;
 
 pub use api::ApiTable;

@@ -229,15 +229,21 @@ fn eliminate_exact(cs: &mut Vec<Term>, pending: &mut Vec<String>) {
     }
 }
 
+/// The two sides of a binary equality.
+fn eq_sides(c: &Term) -> Option<(&Term, &Term)> {
+    match c.kind() {
+        TermKind::App(Op::Eq, args) => match args.as_slice() {
+            [a, b] => Some((a, b)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// `t` when `c` is `name = t` or `t = name` with `t` free of `name`; also solves
 /// `name + k = t` (`k` free of `name`) to `t - k`.
 fn definition(c: &Term, name: &str) -> Option<Term> {
-    let TermKind::App(Op::Eq, args) = c.kind() else {
-        return None;
-    };
-    let [a, b] = args.as_slice() else {
-        return None;
-    };
+    let (a, b) = eq_sides(c)?;
     for (x, t) in [(a, b), (b, a)] {
         if mentions(t, name) {
             continue;
@@ -269,12 +275,7 @@ fn definition(c: &Term, name: &str) -> Option<Term> {
 /// `∃x. a = store(…)` ⟺ `⋀_j (a[i_j] = v_j ∨ ⋁_{l>j} i_j = i_l)` (a later store to the
 /// same index hides an earlier one).
 fn stored_cell(c: &Term, name: &str) -> Option<Term> {
-    let TermKind::App(Op::Eq, args) = c.kind() else {
-        return None;
-    };
-    let [a, b] = args.as_slice() else {
-        return None;
-    };
+    let (a, b) = eq_sides(c)?;
     for (arr, st) in [(a, b), (b, a)] {
         if mentions(arr, name) {
             continue;

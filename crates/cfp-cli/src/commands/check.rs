@@ -27,12 +27,12 @@ use crate::commands::cfa::load;
 use crate::input::SourceFile;
 use crate::EXIT_BAD_INPUT;
 use cfp_core::check::{CheckOptions, CheckStats, Checker, Event, TraceLine, Verdict};
+use cfp_core::report_json::{ResultJson, StatsJson, TimingsMs};
 use cfp_core::LowerOptions;
 use cfp_smt::NativeZ3;
 use cfp_smt::{Solver, SolverError};
 use serde::Serialize;
 use std::cell::Cell;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -171,7 +171,12 @@ pub fn run(args: &CheckArgs) -> u8 {
         }
     }
 
-    let stats = StatsJson::new(&outcome, args.no_timing);
+    let timings = (!args.no_timing).then(|| TimingsMs {
+        total: ms(outcome.total),
+        grammar_and_inclusion: ms(outcome.outside_smt),
+        smt: ms(outcome.smt),
+    });
+    let stats = StatsJson::new(&outcome.stats, timings);
     let note = outcome.timeout_note.as_deref();
     let text = if args.json {
         match serde_json::to_string(&ResultJson::new(&outcome.verdict, note, stats)) {
@@ -246,24 +251,32 @@ impl TimedSolver {
     }
 }
 
-impl Solver for TimedSolver {
-    async fn eval(&mut self, script: &str) -> Result<String, SolverError> {
+impl TimedSolver {
+    /// Refuse work after the deadline; else the start time of the call.
+    fn begin(&self) -> Result<Instant, SolverError> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(SolverError::Cancelled);
         }
-        let started = Instant::now();
-        let answer = self.inner.eval(script).await;
+        Ok(Instant::now())
+    }
+
+    fn end(&self, started: Instant) {
         self.time.set(self.time.get() + started.elapsed());
+    }
+}
+
+impl Solver for TimedSolver {
+    async fn eval(&mut self, script: &str) -> Result<String, SolverError> {
+        let started = self.begin()?;
+        let answer = self.inner.eval(script).await;
+        self.end(started);
         answer
     }
 
     async fn eval_all(&mut self, scripts: &[String]) -> Result<Vec<String>, SolverError> {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(SolverError::Cancelled);
-        }
-        let started = Instant::now();
+        let started = self.begin()?;
         let answer = self.inner.eval_all(scripts).await;
-        self.time.set(self.time.get() + started.elapsed());
+        self.end(started);
         answer
     }
 
@@ -388,127 +401,6 @@ struct Record<'a> {
     events: &'a [Event],
     #[serde(skip_serializing_if = "Option::is_none")]
     timings: Option<TimingsJson>,
-}
-
-/// The `stats` object (paper Table 2 columns plus SMT counters).
-#[derive(Serialize)]
-struct StatsJson {
-    /// CEGAR iterations (the paper's "steps").
-    steps: u32,
-    refinements: u32,
-    total_predicates: usize,
-    predicates_per_block_avg: f64,
-    predicates_per_block_max: usize,
-    inclusion_queries: u64,
-    inclusion_steps: u64,
-    smt_queries: u64,
-    smt_scripts: u64,
-    smt_cache_hits: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    time_ms: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    grammar_and_inclusion_ms: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    smt_ms: Option<f64>,
-}
-
-impl StatsJson {
-    fn new(o: &Outcome, no_timing: bool) -> Self {
-        let s = &o.stats;
-        let time = |d: Duration| (!no_timing).then(|| ms(d));
-        StatsJson {
-            steps: s.iterations,
-            refinements: s.refinements,
-            total_predicates: s.total_predicates,
-            predicates_per_block_avg: (s.predicates_per_location_avg * 100.0).round() / 100.0,
-            predicates_per_block_max: s.predicates_per_location_max,
-            inclusion_queries: s.inclusion_queries,
-            inclusion_steps: s.inclusion_steps,
-            smt_queries: s.smt_queries,
-            smt_scripts: s.smt_scripts,
-            smt_cache_hits: s.smt_cache_hits,
-            time_ms: time(o.total),
-            grammar_and_inclusion_ms: time(o.outside_smt),
-            smt_ms: time(o.smt),
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct TraceJson<'a> {
-    line: u32,
-    text: &'a str,
-    depth: usize,
-}
-
-#[derive(Serialize)]
-struct ReplayJson {
-    edges: Vec<[usize; 2]>,
-    globals: Vec<Option<i64>>,
-}
-
-#[derive(Serialize)]
-struct CounterexampleJson<'a> {
-    word: &'a [String],
-    trace: Vec<TraceJson<'a>>,
-    values: &'a BTreeMap<String, String>,
-    derivation: &'a str,
-    replay: ReplayJson,
-}
-
-#[derive(Serialize)]
-struct ResultJson<'a> {
-    verdict: &'static str,
-    iterations: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    counterexample: Option<CounterexampleJson<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    report: Option<&'a cfp_core::check::ExecutionReport>,
-    stats: StatsJson,
-}
-
-impl<'a> ResultJson<'a> {
-    fn new(v: &'a Verdict, note: Option<&str>, stats: StatsJson) -> Self {
-        let mut r = ResultJson {
-            verdict: v.name(),
-            iterations: v.iterations(),
-            counterexample: None,
-            reason: None,
-            report: None,
-            stats,
-        };
-        match v {
-            Verdict::Verified { .. } => {}
-            Verdict::Violation { counterexample, .. } => {
-                let c = counterexample;
-                r.counterexample = Some(CounterexampleJson {
-                    word: &c.word,
-                    trace: c
-                        .trace
-                        .iter()
-                        .map(|t| TraceJson {
-                            line: t.line,
-                            text: &t.text,
-                            depth: t.depth,
-                        })
-                        .collect(),
-                    values: &c.values,
-                    derivation: &c.derivation,
-                    replay: ReplayJson {
-                        edges: c.replay_edges.iter().map(|e| [e.method, e.edge]).collect(),
-                        globals: c.replay_globals.clone(),
-                    },
-                });
-            }
-            Verdict::Unknown { reason, report, .. } => {
-                r.reason = Some(note.map_or_else(|| reason.to_string(), String::from));
-                r.report = Some(report);
-            }
-        }
-        r
-    }
 }
 
 /// One trace line as `L12  text of line 12`, indented by its depth.

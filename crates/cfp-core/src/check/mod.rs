@@ -239,14 +239,12 @@ impl<S: Solver> Checker<S> {
                 .iter()
                 .flat_map(|(_, f)| [f.entry.clone(), f.exit.clone()])
                 .collect();
-            let answers = if necessary.is_empty() {
-                Vec::new()
-            } else {
-                self.session
-                    .check_batch(&necessary)
-                    .await
-                    .map_err(|e| e.to_string())?
-            };
+            // (An empty batch sends nothing.)
+            let answers = self
+                .session
+                .check_batch(&necessary)
+                .await
+                .map_err(|e| e.to_string())?;
             let mut keys = Vec::new();
             let mut terms = Vec::new();
             for (i, (k, f)) in formulas.into_iter().enumerate() {
@@ -259,14 +257,11 @@ impl<S: Solver> Checker<S> {
                     feasible.insert(k, false);
                 }
             }
-            let answers = if terms.is_empty() {
-                Vec::new()
-            } else {
-                self.session
-                    .check_batch(&terms)
-                    .await
-                    .map_err(|e| e.to_string())?
-            };
+            let answers = self
+                .session
+                .check_batch(&terms)
+                .await
+                .map_err(|e| e.to_string())?;
             for (k, r) in keys.into_iter().zip(answers) {
                 feasible.insert(k, !matches!(r, CheckSat::Unsat));
             }

@@ -1,0 +1,178 @@
+//! The shape of `cfp check --json`'s result object, shared by every host (the CLI prints it,
+//! the web playground returns it from `check_json` and in its worker's `done` message).
+//!
+//! Field order is part of the contract (DESIGN.md §2 "CLI contract"):
+//! ```text
+//! {"verdict", "iterations", "counterexample"?, "reason"?, "report"?, "stats"}
+//! ```
+//! This module only builds `Serialize` values; it does no I/O and reads no clock: the
+//! host passes its wall-clock measurements in [`TimingsMs`] (or none, as `--no-timing`).
+
+use crate::check::{CheckStats, ExecutionReport, Verdict};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Wall-clock measurements of a run, in milliseconds (rounded to microseconds by the host).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimingsMs {
+    /// Whole run.
+    pub total: f64,
+    /// Outside the SMT solver: ConstructCFG, inclusion and bookkeeping.
+    pub grammar_and_inclusion: f64,
+    /// Inside the SMT solver.
+    pub smt: f64,
+}
+
+/// The `stats` object (paper Table 2 columns plus SMT counters).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StatsJson {
+    /// CEGAR iterations (the paper's "steps").
+    pub steps: u32,
+    /// Refinements done.
+    pub refinements: u32,
+    /// Predicates over all locations of the final abstraction.
+    pub total_predicates: usize,
+    /// Average predicates per location that has any (two decimals).
+    pub predicates_per_block_avg: f64,
+    /// Most predicates at one location.
+    pub predicates_per_block_max: usize,
+    /// Inclusion checks run.
+    pub inclusion_queries: u64,
+    /// Steps of the inclusion engine.
+    pub inclusion_steps: u64,
+    /// SMT queries asked.
+    pub smt_queries: u64,
+    /// SMT scripts sent.
+    pub smt_scripts: u64,
+    /// SMT queries answered from the memo cache.
+    pub smt_cache_hits: u64,
+    /// Whole run (absent without timings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<f64>,
+    /// Outside the solver (absent without timings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grammar_and_inclusion_ms: Option<f64>,
+    /// Inside the solver (absent without timings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub smt_ms: Option<f64>,
+}
+
+impl StatsJson {
+    /// The stats object of a run with counters `s`, with `timings` when the host has them.
+    pub fn new(s: &CheckStats, timings: Option<TimingsMs>) -> Self {
+        StatsJson {
+            steps: s.iterations,
+            refinements: s.refinements,
+            total_predicates: s.total_predicates,
+            predicates_per_block_avg: (s.predicates_per_location_avg * 100.0).round() / 100.0,
+            predicates_per_block_max: s.predicates_per_location_max,
+            inclusion_queries: s.inclusion_queries,
+            inclusion_steps: s.inclusion_steps,
+            smt_queries: s.smt_queries,
+            smt_scripts: s.smt_scripts,
+            smt_cache_hits: s.smt_cache_hits,
+            time_ms: timings.map(|t| t.total),
+            grammar_and_inclusion_ms: timings.map(|t| t.grammar_and_inclusion),
+            smt_ms: timings.map(|t| t.smt),
+        }
+    }
+}
+
+/// One trace line of the counterexample object.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceJson<'a> {
+    /// 1-based source line (0: none).
+    pub line: u32,
+    /// What the step does.
+    pub text: &'a str,
+    /// Call depth.
+    pub depth: usize,
+}
+
+/// What the concrete interpreter needs to replay a counterexample.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReplayJson {
+    /// `[method, edge]` pairs in order.
+    pub edges: Vec<[usize; 2]>,
+    /// Initial values of the wildcard globals.
+    pub globals: Vec<Option<i64>>,
+}
+
+/// The `counterexample` object of a violation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CounterexampleJson<'a> {
+    /// The word (terminals as in the spec).
+    pub word: &'a [String],
+    /// The nested path.
+    pub trace: Vec<TraceJson<'a>>,
+    /// Concrete values.
+    pub values: &'a BTreeMap<String, String>,
+    /// The derivation over the program grammar, rendered.
+    pub derivation: &'a str,
+    /// Replay data.
+    pub replay: ReplayJson,
+}
+
+/// The whole result object.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ResultJson<'a> {
+    /// `verified` / `violation` / `unknown`.
+    pub verdict: &'static str,
+    /// CEGAR iterations.
+    pub iterations: u32,
+    /// Present for a violation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<CounterexampleJson<'a>>,
+    /// Present when unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Present when unknown: what was ruled out and the frontier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<&'a ExecutionReport>,
+    /// Counters (and times).
+    pub stats: StatsJson,
+}
+
+impl<'a> ResultJson<'a> {
+    /// The result object of verdict `v`; `note` replaces the unknown reason (the host's
+    /// timeout message).
+    pub fn new(v: &'a Verdict, note: Option<&str>, stats: StatsJson) -> Self {
+        let mut r = ResultJson {
+            verdict: v.name(),
+            iterations: v.iterations(),
+            counterexample: None,
+            reason: None,
+            report: None,
+            stats,
+        };
+        match v {
+            Verdict::Verified { .. } => {}
+            Verdict::Violation { counterexample, .. } => {
+                let c = counterexample;
+                r.counterexample = Some(CounterexampleJson {
+                    word: &c.word,
+                    trace: c
+                        .trace
+                        .iter()
+                        .map(|t| TraceJson {
+                            line: t.line,
+                            text: &t.text,
+                            depth: t.depth,
+                        })
+                        .collect(),
+                    values: &c.values,
+                    derivation: &c.derivation,
+                    replay: ReplayJson {
+                        edges: c.replay_edges.iter().map(|e| [e.method, e.edge]).collect(),
+                        globals: c.replay_globals.clone(),
+                    },
+                });
+            }
+            Verdict::Unknown { reason, report, .. } => {
+                r.reason = Some(note.map_or_else(|| reason.to_string(), String::from));
+                r.report = Some(report);
+            }
+        }
+        r
+    }
+}
