@@ -1,8 +1,9 @@
 //! `cargo xtask` — everything a contributor runs, with no tools beyond cargo.
 //!
 //! * `cargo xtask test` — the README's test command: installs Z3 (`setup-z3`), then
-//!   formatting, clippy with `-D warnings`, and every test of the workspace with
-//!   `CFP_Z3` set to the installed solver.
+//!   formatting, clippy with `-D warnings`, every test of the workspace with `CFP_Z3` set
+//!   to the installed solver, then `test-wasm` and `test-browser` (skipped when extra
+//!   arguments are passed through to `cargo test`).
 //! * `cargo xtask setup-z3` — installs the `z3` binary of the PyPI wheel `z3-solver`
 //!   (pinned, see [`Z3_WHEEL`]) into `target/tools/z3` unless it is already there and runs.
 //! * `cargo xtask bench-parse` — times `cfp parse` on a generated 5,000-line program.
@@ -10,6 +11,13 @@
 //!   of 40 and 400 methods (release build) and prints the table with the ratio.
 //! * `cargo xtask bench-check [FILTER]` — runs `cfp check` (release) on every program of
 //!   `tests/check/` and prints file, verdict, time, iterations and SMT queries.
+//! * `cargo xtask serve [--port N] [--dir DIR] [--no-isolation] [--no-build]` — builds
+//!   `dist/` and serves it with COOP/COEP/CORP and gzip (the README's playground command).
+//! * `cargo xtask dist` — builds the playground into `dist/` (see `web.rs`).
+//! * `cargo xtask test-wasm [FILTER]` — the wasm engine under Node (real z3-solver) against
+//!   the native `cfp check` on every program of `tests/check/`.
+//! * `cargo xtask test-browser [--dir DIR] [--no-build] [-- --only NAME,…]` — the browser
+//!   tests of `tests/browser/` in headless Debian Chromium.
 //!
 //! Each step prints what it runs; the first failing step ends the run with its exit code.
 
@@ -17,7 +25,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
+mod browser;
 mod genprog;
+mod serve;
+mod web;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,6 +38,10 @@ fn main() -> ExitCode {
         Some("bench-parse") => bench_parse(),
         Some("bench-inclusion") => bench_inclusion(),
         Some("bench-check") => bench_check(&args[1..]),
+        Some("serve") => serve::serve(&args[1..]),
+        Some("test-browser") => browser::test_browser(&args[1..]),
+        Some("dist") => web::dist().map(|_| ()),
+        Some("test-wasm") => web::test_wasm(&args[1..]),
         Some("gen-program") => {
             let lines = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5000);
             print!("{}", genprog::generate(lines));
@@ -41,7 +56,11 @@ fn main() -> ExitCode {
                  bench-parse     time `cfp parse` on a generated 5,000-line program\n  \
                  bench-inclusion time the inclusion engine on 40- and 400-method grammars\n  \
                  bench-check     time `cfp check` on every program of tests/check/\n  \
-                 gen-program N   print a generated program of about N lines"
+                 gen-program N   print a generated program of about N lines\n  \
+                 serve           build dist/ and serve it with COOP/COEP/CORP (--port N --dir D --no-isolation --no-build)\n  \
+                 test-browser    build dist/, serve it, run tests/browser in headless Chromium\n  \
+                 dist            build the playground into dist/ (wasm, wasm-bindgen, static, z3)\n  \
+                 test-wasm [F]   the wasm engine under Node vs native cfp on tests/check/ (filter F)"
             );
             Err(2)
         }
@@ -162,6 +181,13 @@ fn test(extra: &[String]) -> Result<(), u8> {
     tests.args(["test", "--workspace"]).args(extra);
     tests.env("CFP_Z3", &z3);
     run("cargo test --workspace", tests)?;
+    if extra.is_empty() {
+        // The wasm build under Node against the native CLI, then the playground in
+        // headless Chromium (both build what they need: wasm target, wasm-bindgen-cli,
+        // npm packages, Debian chromium).
+        web::test_wasm(&[])?;
+        browser::test_browser(&[])?;
+    }
     Ok(())
 }
 

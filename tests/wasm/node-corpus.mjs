@@ -1,0 +1,157 @@
+// The web engine under Node: runs every tests/check/*.java through the wasm build's
+// `check_json` (Z3 from npm `z3-solver`, through web/js/z3-bridge.js) and compares the
+// verdict, the iteration count and the counterexample word with the native
+// `cfp check … --json --no-timing` (also reports whether the whole text is identical and,
+// if not, which fields differ: the native CLI splits large SMT batches over up to 4 z3
+// processes, so `stats.smt_scripts` may be higher there).
+// Also: a 1,400-level-deep expression (the wasm stack), and a burst of concurrent
+// solver calls with distinct answers (the bridge's queue and heap copy).
+//
+// usage: node tests/wasm/node-corpus.mjs [FILTER]
+// env:   CFP_ROOT (repo root; default: two levels up), CFP_BIN (native cfp; default
+//        target/release/cfp), CFP_Z3 (native z3), CFP_WASM_NODE (wasm-bindgen --target
+//        nodejs output dir; default target/wasm-node)
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = process.env.CFP_ROOT || path.resolve(here, '..', '..');
+const require = createRequire(import.meta.url);
+const cfpBin = process.env.CFP_BIN || path.join(root, 'target', 'release', 'cfp');
+const wasmDir = process.env.CFP_WASM_NODE || path.join(root, 'target', 'wasm-node');
+const filter = process.argv[2] || '';
+
+require(path.join(root, 'web', 'js', 'z3-bridge.js'));
+const engine = require(path.join(wasmDir, 'cfp_web.js'));
+
+function native(program, spec) {
+  try {
+    return execFileSync(cfpBin, ['check', program, '--spec', spec, '--json', '--no-timing'], {
+      encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (e) {
+    if (e.status === 1 || e.status === 2) return e.stdout;
+    throw new Error(`native cfp failed on ${program} (exit ${e.status}): ${e.stderr}`);
+  }
+}
+
+function summary(o) {
+  return {
+    verdict: o.verdict,
+    iterations: o.iterations,
+    word: o.counterexample ? o.counterexample.word : null,
+  };
+}
+
+let failures = 0;
+function fail(msg) { failures++; console.log(`FAIL ${msg}`); }
+
+async function compare(name, programFile, specFile) {
+  const program = fs.readFileSync(programFile, 'utf8');
+  const spec = fs.readFileSync(specFile, 'utf8');
+  let t = performance.now();
+  const nat = native(programFile, specFile);
+  const natMs = performance.now() - t;
+  t = performance.now();
+  let web;
+  try {
+    web = await engine.check_json(program, spec, '{"max_iterations":null}');
+  } catch (e) {
+    fail(`${name}: check_json rejected: ${e && e.message}`);
+    return;
+  }
+  const webMs = performance.now() - t;
+  const a = summary(JSON.parse(nat));
+  const b = summary(JSON.parse(web));
+  const same = JSON.stringify(a) === JSON.stringify(b);
+  const identical = nat === web;
+  let diff = '';
+  if (!identical) {
+    const x = JSON.parse(nat), y = JSON.parse(web);
+    const keys = [];
+    for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+      if (k === 'stats') {
+        for (const s of new Set([...Object.keys(x.stats), ...Object.keys(y.stats)])) {
+          if (x.stats[s] !== y.stats[s]) keys.push(`stats.${s} ${x.stats[s]}/${y.stats[s]}`);
+        }
+      } else if (JSON.stringify(x[k]) !== JSON.stringify(y[k])) keys.push(k);
+    }
+    diff = ` (${keys.join(', ')})`;
+  }
+  console.log(`${same ? 'ok  ' : 'FAIL'} ${name.padEnd(40)} ${a.verdict.padEnd(9)} it=${String(a.iterations).padStart(2)}  native ${natMs.toFixed(0).padStart(6)} ms  wasm ${webMs.toFixed(0).padStart(6)} ms  ${identical ? 'text identical' : 'text differs'}${diff}`);
+  if (!same) {
+    failures++;
+    console.log(`     native: ${JSON.stringify(a)}\n     wasm:   ${JSON.stringify(b)}`);
+  }
+  return { natMs, webMs, identical };
+}
+
+async function main() {
+  const started = performance.now();
+  const t0 = performance.now();
+  console.log(`z3: ${await globalThis.cfpZ3.init()} (init ${(performance.now() - t0).toFixed(0)} ms)`);
+
+  // 1. Burst of concurrent calls with distinct answers: a garbled script or a reordered
+  //    answer shows up as a mismatch.
+  {
+    const n = 300;
+    const t = performance.now();
+    const answers = await Promise.all(Array.from({ length: n }, (_, i) =>
+      globalThis.cfpZ3.eval(`(declare-const v${i} Int)(assert (= v${i} (+ ${i} 1)))(check-sat)(get-value (v${i}))`)));
+    const bad = answers.filter((a, i) => a !== `sat\n((v${i} ${i + 1}))\n`).length;
+    console.log(`${bad === 0 ? 'ok  ' : 'FAIL'} bridge burst: ${n} concurrent evals, ${bad} wrong answers (${((performance.now() - t) / n).toFixed(2)} ms/call)`);
+    if (bad) failures++;
+  }
+
+  // 2. The corpus.
+  const dir = path.join(root, 'tests', 'check');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.java') && f.includes(filter)).sort();
+  let nat = 0, web = 0, identical = 0, count = 0;
+  for (const f of files) {
+    const file = path.join(dir, f);
+    const m = /^\/\/ spec:\s*(\S+)/m.exec(fs.readFileSync(file, 'utf8'));
+    if (!m) { fail(`${f}: no // spec: header`); continue; }
+    const r = await compare(f, file, path.join(root, 'tests', 'specs', m[1]));
+    if (r) { nat += r.natMs; web += r.webMs; identical += r.identical ? 1 : 0; count++; }
+  }
+  console.log(`corpus: ${count}/${files.length} compared, ${identical} byte-identical; native total ${(nat / 1000).toFixed(1)} s, wasm total ${(web / 1000).toFixed(1)} s`);
+
+  // 3. Deep trees (cfp_syntax MAX_TREE_DEPTH is 1,500): left-nested chains of 1,490
+  //    links. With wasm's default 1 MiB stack the call chain overflows in lowering
+  //    (measured: "memory access out of bounds" in cfp_core::lower); .cargo/config.toml
+  //    gives the wasm 16 MiB.
+  if (!filter || 'deep'.includes(filter)) {
+    const tmp = fs.mkdtempSync(path.join(root, 'target', 'wasm-deep-'));
+    const n = 1490;
+    const cases = [
+      ['deep-sum-const', '', Array(n).fill('1').join(' + ')],
+      ['deep-sum-var', 'int y = 1;', Array(n).fill('y').join(' + ')],
+      ['deep-call-chain', 'Foo f = new Foo();', 'f' + '.g()'.repeat(n)],
+      ['deep-index-chain', 'int[] arr = new int[3];', 'arr' + '[0]'.repeat(n)],
+    ];
+    for (const [name, init, expr] of cases) {
+      const prog = path.join(tmp, `${name}.java`);
+      fs.writeFileSync(prog, `class Main {\n  public static void main(String[] args) {\n    Lock l = new Lock();\n    ${init}\n    int x = ${expr};\n    if (x > 5) { l.lock(); }\n    if (x > 5) { l.unlock(); }\n  }\n}\n`);
+      await compare(`${name} (${n} levels)`, prog, path.join(root, 'tests', 'specs', 'lock-paper.cfg'));
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+
+  // 4. Bad input: check_json rejects with the diagnostics.
+  try {
+    await engine.check_json('class A { void m() { int x = ; } }', 'S -> ;', '');
+    fail('bad input: check_json resolved');
+  } catch (e) {
+    const ok = /^program:1:\d+: /m.test(e.message);
+    console.log(`${ok ? 'ok  ' : 'FAIL'} bad input rejected: ${JSON.stringify(e.message)}`);
+    if (!ok) failures++;
+  }
+
+  console.log(`${failures === 0 ? 'PASS' : 'FAILED'} (${failures} failure(s), ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  process.exit(failures === 0 ? 0 : 1);
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

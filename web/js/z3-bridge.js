@@ -1,0 +1,121 @@
+// cfplay's bridge to Z3's official wasm build (npm `z3-solver`, pinned in web/package.json).
+//
+// Defines `globalThis.cfpZ3 = { init(), eval(script), interrupt() }` for the Rust side
+// (`web/src/solver_js.rs`). Works in a classic Web Worker, after
+// `importScripts('z3-built.js')` (which defines the Emscripten factory `initZ3`), and in
+// Node (`require('z3-solver/build/z3-built')`).
+//
+// * One Z3 module for the whole worker and a fresh Z3 context per script (see evalNow);
+//   `init()` is idempotent and resolves with a description ("Z3 5.1.0").
+// * A single-flight queue: Z3's async exports allow one call at a time, so `eval` calls
+//   run strictly one after another, in call order.
+// * Every script starts from `(reset)`: the core's scripts assume a fresh solver state.
+// * Heap copy (DESIGN.md §4): `Z3.eval_smtlib2_string` of the high-level wrapper passes a
+//   *stack* copy of the script (ccall 'string') to the thread that runs it; the stack
+//   frame is gone by the time the thread reads it and ~3% of answers came back garbled in
+//   Chromium. We copy the script into `_malloc`ed memory, call the module's export
+//   `_async_Z3_eval_smtlib2_string(ctx, ptr)` through `async_call`, and free the copy once
+//   the call has settled.
+// * `interrupt()` calls `Z3_interrupt(ctx)`: the running call ends early (its answer is
+//   then `unknown`/an error, which the Rust side maps to `Cancelled`).
+// * Errors in a script come back as `(error "...")` text inside the answer; a rejected
+//   promise means the module failed.
+(function (root) {
+  'use strict';
+  if (root.cfpZ3) return;
+
+  const isNode = typeof process !== 'undefined' && process.versions != null &&
+    process.versions.node != null && typeof importScripts !== 'function';
+
+  let mod = null;      // the Emscripten module
+  let ctx = 0;         // Z3_context
+  let initPromise = null;
+  let queue = Promise.resolve();
+  let version = '';
+  const encoder = new TextEncoder();
+
+  function factory() {
+    if (isNode) {
+      // eslint-disable-next-line no-undef
+      return require('z3-solver/build/z3-built');
+    }
+    if (typeof root.initZ3 !== 'function') {
+      throw new Error("initZ3 is missing: load z3-built.js first (importScripts('z3-built.js'))");
+    }
+    return root.initZ3;
+  }
+
+  function overrides() {
+    if (isNode || typeof location === 'undefined') return {};
+    // In a worker, Emscripten cannot find its own script (no document.currentScript):
+    // tell it where z3-built.js/.wasm live (beside the worker script) for its pthreads.
+    const base = location.href.replace(/[?#].*$/, '').replace(/[^/]*$/, '');
+    return {
+      locateFile: (file) => base + file,
+      mainScriptUrlOrBlob: base + 'z3-built.js',
+    };
+  }
+
+  async function init() {
+    if (initPromise) return initPromise;
+    initPromise = (async () => {
+      const m = await factory()(overrides());
+      mod = m;
+      try {
+        const out = m._malloc(16);
+        m._Z3_get_version(out, out + 4, out + 8, out + 12);
+        const v = new Uint32Array(m.HEAPU8.buffer, out, 3);
+        version = `Z3 ${v[0]}.${v[1]}.${v[2]}`;
+        m._free(out);
+      } catch (e) {
+        version = 'Z3';
+      }
+      return version;
+    })();
+    initPromise.catch(() => { initPromise = null; });
+    return initPromise;
+  }
+
+  async function evalNow(script) {
+    await init();
+    const text = '(reset)\n' + script;
+    // A fresh context per script: `(reset)` alone does not clear everything in the
+    // cmd_context behind Z3_eval_smtlib2_string (named assertions of an earlier script
+    // leaked into a later HORN model with z3-solver 5.2.0).
+    const cfg = mod._Z3_mk_config();
+    ctx = mod._Z3_mk_context(cfg);
+    mod._Z3_del_config(cfg);
+    // Errors become `(error …)` text / rejected promises instead of aborts.
+    mod._set_noop_error_handler(ctx);
+    const bytes = encoder.encode(text);
+    const ptr = mod._malloc(bytes.length + 1);
+    if (!ptr) throw new Error('out of memory copying an SMT script');
+    try {
+      // The heap may have grown (new buffer): take the view now.
+      const heap = mod.HEAPU8;
+      heap.set(bytes, ptr);
+      heap[ptr + bytes.length] = 0;
+      const answer = await mod.async_call(mod._async_Z3_eval_smtlib2_string, ctx, ptr);
+      return typeof answer === 'string' ? answer : String(answer);
+    } finally {
+      mod._free(ptr);
+      const c = ctx;
+      ctx = 0;
+      mod._Z3_del_context(c);
+    }
+  }
+
+  function evalScript(script) {
+    const run = queue.then(() => evalNow(String(script)));
+    // The queue continues after failures too.
+    queue = run.then(() => undefined, () => undefined);
+    return run;
+  }
+
+  function interrupt() {
+    if (mod && ctx) mod._Z3_interrupt(ctx);
+  }
+
+  root.cfpZ3 = { init, eval: evalScript, interrupt };
+  if (typeof module !== 'undefined' && module.exports) module.exports = root.cfpZ3;
+})(typeof globalThis !== 'undefined' ? globalThis : self);

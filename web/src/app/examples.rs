@@ -1,0 +1,157 @@
+//! The examples gallery: `static/examples/index.json` and the files it names, embedded
+//! at compile time (no fetch, so the gallery works before anything else loads).
+
+use serde::Deserialize;
+
+/// One gallery entry (a line of `index.json`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct ExampleEntry {
+    /// Stable id (the `<option>` value).
+    pub id: String,
+    /// Shown in the select.
+    pub title: String,
+    /// Program file name in `static/examples/`.
+    pub program: String,
+    /// Spec file name in `static/examples/`.
+    pub spec: String,
+    /// `verified` or `violation`.
+    pub expected: String,
+}
+
+/// An entry with its texts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// The index entry.
+    pub entry: ExampleEntry,
+    /// Program text.
+    pub program: &'static str,
+    /// Spec text.
+    pub spec: &'static str,
+}
+
+const INDEX: &str = include_str!("../../../static/examples/index.json");
+
+/// Every file `index.json` may name, by file name.
+const FILES: &[(&str, &str)] = &[
+    (
+        "01-paper-fig2.java",
+        include_str!("../../../static/examples/01-paper-fig2.java"),
+    ),
+    (
+        "02-paper-fig2-double-acquire.java",
+        include_str!("../../../static/examples/02-paper-fig2-double-acquire.java"),
+    ),
+    (
+        "24-try-finally.java",
+        include_str!("../../../static/examples/24-try-finally.java"),
+    ),
+    (
+        "25-early-return-bug.java",
+        include_str!("../../../static/examples/25-early-return-bug.java"),
+    ),
+    (
+        "26-wakelock-refcounted-ok.java",
+        include_str!("../../../static/examples/26-wakelock-refcounted-ok.java"),
+    ),
+    (
+        "27-wakelock-refcounted-bug.java",
+        include_str!("../../../static/examples/27-wakelock-refcounted-bug.java"),
+    ),
+    (
+        "28-wakelock-nonrefcounted-ok.java",
+        include_str!("../../../static/examples/28-wakelock-nonrefcounted-ok.java"),
+    ),
+    (
+        "29-wakelock-nonrefcounted-bug.java",
+        include_str!("../../../static/examples/29-wakelock-nonrefcounted-bug.java"),
+    ),
+    (
+        "30-canvas-balanced.java",
+        include_str!("../../../static/examples/30-canvas-balanced.java"),
+    ),
+    (
+        "32-canvas-double-restore.java",
+        include_str!("../../../static/examples/32-canvas-double-restore.java"),
+    ),
+    (
+        "33-json-nested.java",
+        include_str!("../../../static/examples/33-json-nested.java"),
+    ),
+    (
+        "34-json-missing-end.java",
+        include_str!("../../../static/examples/34-json-missing-end.java"),
+    ),
+    (
+        "lock-paper.cfg",
+        include_str!("../../../static/examples/lock-paper.cfg"),
+    ),
+    (
+        "lock.cfg",
+        include_str!("../../../static/examples/lock.cfg"),
+    ),
+    (
+        "canvas.cfg",
+        include_str!("../../../static/examples/canvas.cfg"),
+    ),
+    (
+        "json.cfg",
+        include_str!("../../../static/examples/json.cfg"),
+    ),
+    (
+        "wakelock.cfg",
+        include_str!("../../../static/examples/wakelock.cfg"),
+    ),
+];
+
+fn file(name: &str) -> Option<&'static str> {
+    FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// The gallery, in `index.json` order. Entries naming a file that is not embedded are
+/// reported as errors (the unit test keeps this list and `FILES` in sync).
+pub fn gallery() -> Result<Vec<Example>, String> {
+    let entries: Vec<ExampleEntry> =
+        serde_json::from_str(INDEX).map_err(|e| format!("examples/index.json: {e}"))?;
+    entries
+        .into_iter()
+        .map(|entry| {
+            let program = file(&entry.program)
+                .ok_or_else(|| format!("examples: {} is not embedded", entry.program))?;
+            let spec = file(&entry.spec)
+                .ok_or_else(|| format!("examples: {} is not embedded", entry.spec))?;
+            Ok(Example {
+                entry,
+                program,
+                spec,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_matches_embedded_files_and_headers() {
+        let g = gallery().expect("gallery");
+        assert_eq!(g.len(), 12);
+        assert_eq!(g[0].entry.program, "01-paper-fig2.java");
+        for ex in &g {
+            // Each program keeps its `// spec:` and `// expect:` headers, consistent with
+            // the index.
+            let spec_header = format!("// spec: {}", ex.entry.spec);
+            assert!(ex.program.starts_with(&spec_header), "{}", ex.entry.id);
+            let expect_header = format!("// expect: {}", ex.entry.expected);
+            assert!(ex.program.contains(&expect_header), "{}", ex.entry.id);
+        }
+        // Every embedded file is used.
+        for (name, _) in FILES {
+            assert!(
+                g.iter()
+                    .any(|e| e.entry.program == *name || e.entry.spec == *name),
+                "{name} unused"
+            );
+        }
+    }
+}

@@ -1,0 +1,450 @@
+//! Read-only views of a run: timeline, grammar with diff, counterexample (word,
+//! derivation tree, nested trace, values, interpolants) and statistics (paper Table 2).
+//!
+//! Views take [`Shared`] data, compared by pointer, so a new event re-renders only the
+//! views whose data it replaced; long texts render a first page and a "show all" button.
+
+use super::messages::{LocationAtoms, RunResult, TraceLine};
+use super::model::{CounterexampleData, GrammarSnapshot, IterationRecord, Shared};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use yew::prelude::*;
+
+/// Lines rendered before "show all".
+const PAGE_LINES: usize = 150;
+
+/// Properties of [`Timeline`].
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    /// The iterations so far.
+    pub iterations: Vec<IterationRecord>,
+    /// The selected iteration (1-based).
+    pub selected: Option<u32>,
+    /// Called with the clicked iteration.
+    pub on_select: Callback<u32>,
+}
+
+/// The iterations as a row of clickable cards.
+#[function_component(Timeline)]
+pub fn timeline(props: &TimelineProps) -> Html {
+    if props.iterations.is_empty() {
+        return html! { <p class="muted">{ "No iterations yet." }</p> };
+    }
+    let items = props.iterations.iter().map(|r| {
+        let n = r.iteration;
+        let cb = props.on_select.clone();
+        let class = classes!("tl-item", (props.selected == Some(n)).then_some("selected"));
+        let incl = match r.inclusion.as_deref() {
+            Some("included") => html! { <span class="badge ok" title="L(G_P) ⊆ L(G_S)">{ "⊆" }</span> },
+            Some("not-included") => html! { <span class="badge bad" title="not included: counterexample">{ "⊄" }</span> },
+            Some(other) => html! { <span class="badge">{ other.to_owned() }</span> },
+            None => html! {},
+        };
+        let feas = match r.feasibility.as_deref() {
+            Some("infeasible") => html! { <span class="badge" title="spurious">{ "spurious" }</span> },
+            Some("feasible") => html! { <span class="badge bad">{ "feasible" }</span> },
+            Some(other) => html! { <span class="badge">{ other.to_owned() }</span> },
+            None => html! {},
+        };
+        let refined = r.refined.as_ref().map(|f| {
+            html! {
+                <span class="badge" title="states cloned / edges removed / predicates">
+                    { format!("+{} −{} π{}", f.clones_added.len(), f.edges_removed.len(), f.predicates_added) }
+                </span>
+            }
+        });
+        html! {
+            <li>
+                <button class={class} data-testid="timeline-item" data-iteration={n.to_string()}
+                        onclick={Callback::from(move |_| cb.emit(n))}>
+                    <span class="tl-num">{ format!("#{n}") }</span>
+                    { incl }{ feas }{ refined.unwrap_or_default() }
+                </button>
+            </li>
+        }
+    });
+    html! { <ol class="timeline" data-testid="timeline">{ for items }</ol> }
+}
+
+/// Properties of [`GrammarView`].
+#[derive(Properties, PartialEq)]
+pub struct GrammarViewProps {
+    /// The iteration shown.
+    pub iteration: u32,
+    /// Its grammar.
+    pub grammar: Option<Shared<GrammarSnapshot>>,
+}
+
+/// The program grammar of one iteration with its diff.
+#[function_component(GrammarView)]
+pub fn grammar_view(props: &GrammarViewProps) -> Html {
+    let show_all = use_state(|| false);
+    let Some(g) = props.grammar.as_ref() else {
+        return html! { <p class="muted">{ "No grammar yet." }</p> };
+    };
+    let d = &g.diff;
+    let added: BTreeSet<&str> = d.added_productions.iter().map(String::as_str).collect();
+    let diff = if d.added_productions.is_empty() && d.removed_productions.is_empty() {
+        html! {
+            <div class="grammar-diff" data-testid="grammar-diff">
+                <p class="muted">{ if props.iteration <= 1 { "Initial grammar (ConstructCFG)." } else { "No change." } }</p>
+            </div>
+        }
+    } else {
+        html! {
+            <div class="grammar-diff" data-testid="grammar-diff">
+                if !d.added_nonterminals.is_empty() {
+                    <p class="small">{ format!("New nonterminals: {}", d.added_nonterminals.join(", ")) }</p>
+                }
+                { for d.removed_productions.iter().map(|p| html! { <div class="diff-del">{ format!("− {p}") }</div> }) }
+                { for d.added_productions.iter().map(|p| html! { <div class="diff-add">{ format!("+ {p}") }</div> }) }
+            </div>
+        }
+    };
+    let lines: Vec<&str> = g.text.lines().collect();
+    let limit = if *show_all { lines.len() } else { PAGE_LINES };
+    let body = lines.iter().take(limit).map(|l| {
+        // A rule line groups alternatives: it is new when any of its productions is.
+        let is_new = rule_productions(l).iter().any(|p| added.contains(p.as_str()));
+        html! { <div class={classes!("g-line", is_new.then_some("diff-add"))}>{ (*l).to_owned() }</div> }
+    });
+    let more = lines.len().saturating_sub(limit);
+    let onclick = {
+        let s = show_all.clone();
+        Callback::from(move |_| s.set(true))
+    };
+    html! {
+        <div class="grammar-view">
+            <p class="small muted">{ format!("Iteration {}: {} nonterminals, {} productions.", props.iteration, g.nonterminals, g.productions) }</p>
+            { diff }
+            <LazyDetails summary="Full grammar">
+                <pre class="grammar-text">{ for body }</pre>
+                if more > 0 {
+                    <button {onclick}>{ format!("Show {more} more lines") }</button>
+                }
+            </LazyDetails>
+        </div>
+    }
+}
+
+/// `A -> b C | ε;` → [`A -> b C`, `A -> ε`] (the diff's rendering).
+fn rule_productions(line: &str) -> Vec<String> {
+    let line = line.trim().trim_end_matches(';');
+    match line.split_once(" -> ") {
+        Some((lhs, rhs)) => rhs
+            .split(" | ")
+            .map(|alt| format!("{lhs} -> {}", alt.trim()))
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// A node of a derivation tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DerivNode {
+    /// The production applied (`A -> b C`).
+    pub text: String,
+    /// Derivations of the right-hand side's nonterminals.
+    pub children: Vec<DerivNode>,
+}
+
+/// Parses the core's derivation rendering (one production per line, two spaces per level).
+pub fn parse_derivation(text: &str) -> Vec<DerivNode> {
+    fn insert(nodes: &mut Vec<DerivNode>, depth: usize, node: DerivNode) {
+        if depth == 0 {
+            nodes.push(node);
+            return;
+        }
+        match nodes.last_mut() {
+            Some(last) => insert(&mut last.children, depth - 1, node),
+            None => nodes.push(node),
+        }
+    }
+    let mut roots = Vec::new();
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        insert(
+            &mut roots,
+            indent / 2,
+            DerivNode {
+                text: line.trim().to_owned(),
+                children: Vec::new(),
+            },
+        );
+    }
+    roots
+}
+
+/// A derivation node with shared children (cheap to pass as props).
+#[derive(Debug)]
+pub struct SharedDeriv {
+    /// The production applied.
+    pub text: String,
+    /// Its children.
+    pub children: Vec<Shared<SharedDeriv>>,
+}
+
+/// Converts a parsed tree to [`SharedDeriv`].
+pub fn share_derivation(node: DerivNode) -> Shared<SharedDeriv> {
+    Shared::new(SharedDeriv {
+        text: node.text,
+        children: node.children.into_iter().map(share_derivation).collect(),
+    })
+}
+
+/// Properties of [`DerivTree`].
+#[derive(Properties, PartialEq)]
+pub struct DerivTreeProps {
+    /// The node.
+    pub node: Shared<SharedDeriv>,
+    /// Its depth (nodes deeper than 6 start collapsed).
+    pub depth: usize,
+}
+
+/// One collapsible derivation node; children render only when expanded.
+#[function_component(DerivTree)]
+pub fn deriv_tree(props: &DerivTreeProps) -> Html {
+    let open = use_state(|| props.depth < 6);
+    let node = &props.node;
+    let has_children = !node.children.is_empty();
+    let toggle = {
+        let o = open.clone();
+        Callback::from(move |_| o.set(!*o))
+    };
+    html! {
+        <li class="deriv-node">
+            if has_children {
+                <button class="deriv-toggle" onclick={toggle}>{ if *open { "▾" } else { "▸" } }</button>
+            } else {
+                <span class="deriv-leaf">{ "·" }</span>
+            }
+            <code>{ node.text.clone() }</code>
+            if has_children && *open {
+                <ul>
+                    { for node.children.iter().map(|c| html! {
+                        <DerivTree node={c.clone()} depth={props.depth + 1} />
+                    }) }
+                </ul>
+            }
+        </li>
+    }
+}
+
+/// Properties of [`LazyDetails`].
+#[derive(Properties, PartialEq)]
+pub struct LazyDetailsProps {
+    /// The summary line.
+    pub summary: AttrValue,
+    /// Open at first.
+    #[prop_or_default]
+    pub open: bool,
+    /// The content, mounted only while open.
+    pub children: Html,
+}
+
+/// A `<details>` whose content is only put in the DOM while it is open (big tables and
+/// trees cost nothing until looked at).
+#[function_component(LazyDetails)]
+pub fn lazy_details(props: &LazyDetailsProps) -> Html {
+    let open = use_state(|| props.open);
+    let onclick = {
+        let open = open.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            open.set(!*open);
+        })
+    };
+    html! {
+        <details open={*open}>
+            <summary {onclick}>{ props.summary.clone() }</summary>
+            if *open { { props.children.clone() } }
+        </details>
+    }
+}
+
+/// Properties of [`CounterexampleView`].
+#[derive(Properties, PartialEq)]
+pub struct CounterexampleViewProps {
+    /// The counterexample of the selected iteration.
+    pub cex: Option<Shared<CounterexampleData>>,
+    /// Feasibility tag.
+    pub feasibility: Option<AttrValue>,
+    /// Concrete values.
+    pub values: Shared<BTreeMap<String, String>>,
+    /// Interpolant atoms.
+    pub interpolants: Option<Shared<Vec<LocationAtoms>>>,
+    /// Called with a source line when a trace step is clicked.
+    pub on_line: Callback<u32>,
+}
+
+/// Word, derivation tree, nested trace, values and interpolants of one iteration.
+#[function_component(CounterexampleView)]
+pub fn counterexample_view(props: &CounterexampleViewProps) -> Html {
+    let roots = {
+        let cex = props.cex.clone();
+        use_memo(cex, |c| {
+            c.as_ref()
+                .map(|c| {
+                    parse_derivation(&c.derivation)
+                        .into_iter()
+                        .map(share_derivation)
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let Some(cex) = props.cex.as_ref() else {
+        return html! { <p class="muted">{ "No counterexample in this iteration." }</p> };
+    };
+    let word = if cex.word.is_empty() {
+        html! { <span class="muted">{ "ε (empty word)" }</span> }
+    } else {
+        cex.word
+            .iter()
+            .map(|w| html! { <><span class="terminal">{ w.clone() }</span>{ " " }</> })
+            .collect()
+    };
+    let trace = cex.trace.iter().map(|t| trace_row(t, &props.on_line));
+    let values: Html = if props.values.is_empty() {
+        html! { <p class="muted small">{ "No concrete values (the path is spurious or undecided)." }</p> }
+    } else {
+        html! {
+            <table class="values">
+                <tbody>
+                    { for props.values.iter().map(|(k, v)| html! { <tr><td><code>{ k.clone() }</code></td><td><code>{ v.clone() }</code></td></tr> }) }
+                </tbody>
+            </table>
+        }
+    };
+    let interpolants: Html = match props.interpolants.as_ref() {
+        None => html! { <p class="muted small">{ "No interpolants (path not refined)." }</p> },
+        Some(items) => html! {
+            <table class="interpolants" data-testid="interpolants">
+                <thead><tr><th>{ "method" }</th><th>{ "loc" }</th><th>{ "atoms" }</th></tr></thead>
+                <tbody>
+                    { for items.iter().map(|l| html! {
+                        <tr>
+                            <td>{ l.method.clone() }</td>
+                            <td>{ format!("n{}", l.location) }</td>
+                            <td>{ for l.atoms.iter().map(|a| html! { <div><code>{ a.clone() }</code></div> }) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        },
+    };
+    html! {
+        <div class="cex-view">
+            <p data-testid="cex-word" class="cex-word"><strong>{ "Word: " }</strong>{ word }</p>
+            if let Some(f) = props.feasibility.clone() {
+                <p class="small">{ "Feasibility: " }<strong>{ f }</strong></p>
+            }
+            <LazyDetails open=true summary={format!("Nested trace ({} steps) — click a step to show its source line", cex.trace.len())}>
+                <ol class="trace" data-testid="trace">{ for trace }</ol>
+            </LazyDetails>
+            <LazyDetails open=true summary="Derivation tree">
+                <ul class="deriv" data-testid="derivation">
+                    { for roots.iter().map(|n| html! { <DerivTree node={n.clone()} depth={0} /> }) }
+                </ul>
+            </LazyDetails>
+            <LazyDetails open=true summary="Concrete values">
+                { values }
+            </LazyDetails>
+            <LazyDetails summary="Interpolants per location">
+                { interpolants }
+            </LazyDetails>
+        </div>
+    }
+}
+
+fn trace_row(t: &TraceLine, on_line: &Callback<u32>) -> Html {
+    let line = t.line;
+    let cb = on_line.clone();
+    let onclick = Callback::from(move |_| {
+        if line > 0 {
+            cb.emit(line)
+        }
+    });
+    let indent = format!("padding-left: {}em", t.depth as f64 * 1.2);
+    html! {
+        <li class={classes!("trace-step", t.text.starts_with("emit").then_some("emit"))}
+            style={indent} {onclick} data-line={line.to_string()}>
+            <span class="trace-line">{ if line > 0 { format!("L{line}") } else { "—".to_owned() } }</span>
+            <code>{ t.text.clone() }</code>
+            if !t.method.is_empty() { <span class="muted small">{ format!("  ({})", t.method) }</span> }
+        </li>
+    }
+}
+
+/// Properties of [`StatsTable`].
+#[derive(Properties, PartialEq)]
+pub struct StatsTableProps {
+    /// The run's result.
+    pub result: Option<Shared<RunResult>>,
+}
+
+fn stat(stats: &BTreeMap<String, Value>, key: &str) -> String {
+    match stats.get(key) {
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::String(s)) => s.clone(),
+        _ => "—".to_owned(),
+    }
+}
+
+/// Statistics in the paper's Table 2 columns, plus SMT queries.
+#[function_component(StatsTable)]
+pub fn stats_table(props: &StatsTableProps) -> Html {
+    let Some(r) = props.result.as_ref() else {
+        return html! { <p class="muted">{ "Statistics appear when the run is done." }</p> };
+    };
+    let s = &r.stats;
+    let cols: [(&str, &str); 10] = [
+        ("Steps", "steps"),
+        ("Refinements", "refinements"),
+        ("Preds/block avg", "predicates_per_block_avg"),
+        ("Preds/block max", "predicates_per_block_max"),
+        ("Total preds", "total_predicates"),
+        ("Time in inclusion (ms)", "grammar_and_inclusion_ms"),
+        ("Inclusion steps", "inclusion_steps"),
+        ("SMT queries", "smt_queries"),
+        ("SMT cache hits", "smt_cache_hits"),
+        ("Total time (ms)", "time_ms"),
+    ];
+    html! {
+        <div class="table-wrap">
+            <table class="stats" data-testid="stats">
+                <thead><tr>{ for cols.iter().map(|(h, _)| html! { <th>{ *h }</th> }) }</tr></thead>
+                <tbody><tr>{ for cols.iter().map(|(_, k)| html! { <td data-stat={*k}>{ stat(s, k) }</td> }) }</tr></tbody>
+            </table>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derivation_nests_by_indentation() {
+        let t = "<root> -> <root>:n0\n  <root>:n0 -> A B\n    A -> a\n    B -> ε\n";
+        let r = parse_derivation(t);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].children.len(), 1);
+        assert_eq!(r[0].children[0].children.len(), 2);
+        assert_eq!(r[0].children[0].children[1].text, "B -> ε");
+    }
+
+    #[test]
+    fn rule_lines_split_into_diff_productions() {
+        assert_eq!(
+            rule_productions("Main.foo:n2#2 -> Main.release@n0 Main.foo:n3 | ε;"),
+            vec![
+                "Main.foo:n2#2 -> Main.release@n0 Main.foo:n3",
+                "Main.foo:n2#2 -> ε"
+            ]
+        );
+    }
+}

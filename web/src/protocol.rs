@@ -1,0 +1,221 @@
+//! Messages between the page and the Web Worker that runs the checker.
+//!
+//! Every message is a JSON object with a `"type"` tag. The worker receives plain JS
+//! objects (`postMessage({...})`) and posts plain JS objects; in Rust both directions are
+//! (de)serialised with `serde_json` (the worker goes through `JSON.stringify`/`JSON.parse`),
+//! so the shapes below are exact.
+//!
+//! **Page → worker** ([`ToWorker`]):
+//! ```text
+//! {"type":"run","program":"…","spec":"…","options":{"max_iterations":50|null},"mode":"run"|"step"}
+//! {"type":"step"}      // step mode: run the next iteration (ignored otherwise)
+//! {"type":"cancel"}    // stop the current run
+//! ```
+//! **Worker → page** ([`FromWorker`]):
+//! ```text
+//! {"type":"status","z3":"loading"|"ready"|"error","detail":"…"}
+//! {"type":"event","event":{…}}          // a cfp_core Event, exactly as in `cfp check --record`
+//! {"type":"diagnostics","items":[{"file":"program"|"spec","line":L,"col":C,"message":"…"}]}
+//! {"type":"done","result":{…}}          // exactly the object `cfp check --json --no-timing` prints
+//! {"type":"cancelled"}
+//! {"type":"error","message":"…"}
+//! ```
+//! Life of a run: `run` → any number of `event`s → exactly one of `done`, `cancelled`,
+//! `diagnostics` (bad input: the run did not start) or `error` (z3 unavailable, a bug).
+//! In `"step"` mode the worker runs one CEGAR iteration per `step` message (the first
+//! iteration runs at once on `run`): the events of an iteration end with `refined` or
+//! `finished`. A `run` while another run is active cancels the old one first (its
+//! `cancelled` is posted before the new run's messages). The worker posts
+//! `status` `loading` at start and `ready` (or `error`) once z3 is initialised; a `run`
+//! received before that waits for it.
+//!
+//! Cancelling is cooperative: it takes effect at the next SMT call (and interrupts the
+//! current one); a long inclusion check runs to its end. The page may
+//! `terminate()` the worker and start a new one as a last resort.
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+/// A message from the page to the worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum ToWorker {
+    /// Start checking `program` against `spec`.
+    Run {
+        /// The program text (Java subset).
+        program: String,
+        /// The protocol spec text.
+        spec: String,
+        /// Limits.
+        #[serde(default)]
+        options: RunOptions,
+        /// Run to the end, or one iteration per [`ToWorker::Step`].
+        #[serde(default)]
+        mode: RunMode,
+    },
+    /// Step mode: run the next iteration.
+    Step,
+    /// Stop the current run; the worker answers [`FromWorker::Cancelled`].
+    Cancel,
+}
+
+/// Options of a run (the CLI's flags of the same names).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// CEGAR iteration budget; `null`: the driver's default (50).
+    #[serde(default)]
+    pub max_iterations: Option<u32>,
+}
+
+/// How a run advances.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunMode {
+    /// To the end without pausing.
+    #[default]
+    Run,
+    /// One iteration per `step` message.
+    Step,
+}
+
+/// State of the worker's z3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Z3Status {
+    /// `z3-built.wasm` is being fetched and compiled.
+    Loading,
+    /// Ready for runs.
+    Ready,
+    /// z3 could not be loaded (see `detail`); runs answer `error`.
+    Error,
+}
+
+/// Which input a diagnostic is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputFile {
+    /// The program editor.
+    Program,
+    /// The spec editor.
+    Spec,
+}
+
+/// One front-end error (parse, spec check, lowering), 1-based line and column
+/// (characters).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiagnosticItem {
+    /// The input it is about.
+    pub file: InputFile,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (characters).
+    pub col: u32,
+    /// The message (one line).
+    pub message: String,
+}
+
+/// A message from the worker to the page.
+///
+/// `event` and `result` are kept as raw JSON text so they are exactly what the CLI
+/// prints (field order included). Serialise-only: serde cannot buffer a `RawValue` in an
+/// internally tagged enum, so the page decodes these messages with its own types (the
+/// variant payloads [`Z3Status`] and [`DiagnosticItem`] are `Deserialize`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum FromWorker {
+    /// z3's state.
+    Status {
+        /// Loading, ready or error.
+        z3: Z3Status,
+        /// Human-readable detail (the error, the load time).
+        detail: String,
+    },
+    /// One driver event (as in `cfp check --record`'s `events`).
+    Event {
+        /// The event object (`{"kind": "grammar-built", …}`).
+        event: Box<RawValue>,
+    },
+    /// The input has errors; the run did not start.
+    Diagnostics {
+        /// The errors, in source order per file (spec first).
+        items: Vec<DiagnosticItem>,
+    },
+    /// The run finished.
+    Done {
+        /// The `cfp check --json --no-timing` object.
+        result: Box<RawValue>,
+    },
+    /// The run was cancelled.
+    Cancelled,
+    /// Something failed outside the checker's verdicts (z3 unavailable, a bad message).
+    Error {
+        /// What failed.
+        message: String,
+    },
+}
+
+impl FromWorker {
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        // Serialising these types cannot fail (string keys, no non-finite floats in raw
+        // values); keep a valid message anyway.
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(
+                r#"{{"type":"error","message":{}}}"#,
+                serde_json::Value::String(e.to_string())
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_message_parses() {
+        let m: ToWorker = serde_json::from_str(
+            r#"{"type":"run","program":"p","spec":"s","options":{"max_iterations":null},"mode":"step"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            m,
+            ToWorker::Run {
+                program: "p".into(),
+                spec: "s".into(),
+                options: RunOptions::default(),
+                mode: RunMode::Step
+            }
+        );
+        let m: ToWorker = serde_json::from_str(r#"{"type":"cancel"}"#).unwrap();
+        assert_eq!(m, ToWorker::Cancel);
+    }
+
+    #[test]
+    fn outgoing_shapes() {
+        let s = FromWorker::Status {
+            z3: Z3Status::Ready,
+            detail: "ok".into(),
+        };
+        assert_eq!(
+            s.to_json(),
+            r#"{"type":"status","z3":"ready","detail":"ok"}"#
+        );
+        let d = FromWorker::Diagnostics {
+            items: vec![DiagnosticItem {
+                file: InputFile::Spec,
+                line: 1,
+                col: 2,
+                message: "m".into(),
+            }],
+        };
+        assert_eq!(
+            d.to_json(),
+            r#"{"type":"diagnostics","items":[{"file":"spec","line":1,"col":2,"message":"m"}]}"#
+        );
+        let raw = RawValue::from_string(r#"{"b":1,"a":2}"#.into()).unwrap();
+        let e = FromWorker::Done { result: raw };
+        assert_eq!(e.to_json(), r#"{"type":"done","result":{"b":1,"a":2}}"#);
+        assert_eq!(FromWorker::Cancelled.to_json(), r#"{"type":"cancelled"}"#);
+    }
+}

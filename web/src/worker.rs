@@ -1,0 +1,306 @@
+//! The Web Worker's message loop (`static/worker.js` calls [`worker_main`]).
+//!
+//! The worker loads Z3 at start (posting `status` `loading`, then `ready` or `error`),
+//! then serves the page's [`ToWorker`](crate::protocol::ToWorker) messages with the
+//! replies of [`FromWorker`](crate::protocol::FromWorker) (see [`crate::protocol`] for
+//! the life of a run).
+//!
+//! Cancel: the run's [`CancelFlag`](crate::solver_js::CancelFlag) is set (the solver
+//! refuses further scripts, the checker's stop hook fires), the running Z3 call is
+//! interrupted, `cancelled` is posted at once and the run is detached: whatever it still
+//! does posts nothing. The bridge's queue makes the next run wait for the interrupted call.
+
+#[cfg(target_arch = "wasm32")]
+pub use imp::worker_main;
+
+#[cfg(target_arch = "wasm32")]
+mod imp {
+    use crate::engine::{prepare, EngineError, Run};
+    use crate::protocol::{FromWorker, RunMode, RunOptions, ToWorker, Z3Status};
+    use crate::solver_js::{init_z3, interrupt_z3, CancelFlag, JsSolver};
+    use serde_json::value::RawValue;
+    use std::cell::RefCell;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_name = setTimeout)]
+        fn set_timeout(f: &js_sys::Function, ms: i32) -> JsValue;
+    }
+
+    /// Z3's state in this worker.
+    enum Z3 {
+        Loading,
+        Ready,
+        Failed(String),
+    }
+
+    /// A run the page started and has not cancelled.
+    struct Active {
+        id: u64,
+        cancel: CancelFlag,
+        /// Step messages received before the run asked for them.
+        steps_pending: u32,
+        /// Resolves the promise the run is waiting on for the next `step`.
+        step_waiter: Option<js_sys::Function>,
+    }
+
+    struct State {
+        z3: Z3,
+        next_id: u64,
+        active: Option<Active>,
+        /// A run received while Z3 was loading.
+        queued: Option<(String, String, RunOptions, RunMode)>,
+    }
+
+    thread_local! {
+        static STATE: RefCell<State> = const { RefCell::new(State {
+            z3: Z3::Loading,
+            next_id: 1,
+            active: None,
+            queued: None,
+        }) };
+    }
+
+    fn post(msg: &FromWorker) {
+        let json = msg.to_json();
+        let value = js_sys::JSON::parse(&json).unwrap_or_else(|_| JsValue::from_str(&json));
+        let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        if let Err(e) = scope.post_message(&value) {
+            web_sys::console::error_1(&e);
+        }
+    }
+
+    fn raw(json: String) -> Box<RawValue> {
+        RawValue::from_string(json).unwrap_or_else(|_| {
+            // Unreachable: the text comes from serde_json.
+            RawValue::from_string("null".into()).unwrap_or_else(|_| unreachable!())
+        })
+    }
+
+    /// Wait for the next macrotask, so `cancel` messages are handled between phases.
+    async fn yield_now() {
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            set_timeout(&resolve, 0);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+    }
+
+    fn is_current(id: u64) -> bool {
+        STATE.with(|s| s.borrow().active.as_ref().is_some_and(|a| a.id == id))
+    }
+
+    /// Wait until the page sends `step` (or the run is cancelled).
+    async fn wait_for_step(id: u64) {
+        let promise = STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            let a = s.active.as_mut().filter(|a| a.id == id)?;
+            if a.steps_pending > 0 {
+                a.steps_pending -= 1;
+                return None;
+            }
+            let mut waiter = None;
+            let p = js_sys::Promise::new(&mut |resolve, _| waiter = Some(resolve));
+            a.step_waiter = waiter;
+            Some(p)
+        });
+        if let Some(p) = promise {
+            let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+        }
+    }
+
+    fn cancel_active() {
+        let old = STATE.with(|s| s.borrow_mut().active.take());
+        if let Some(a) = old {
+            a.cancel.cancel();
+            interrupt_z3();
+            if let Some(w) = a.step_waiter {
+                let _ = w.call0(&JsValue::NULL);
+            }
+            post(&FromWorker::Cancelled);
+        }
+    }
+
+    fn start_run(program: String, spec: String, options: RunOptions, mode: RunMode) {
+        cancel_active();
+        let prepared = match prepare(&program, &spec, &options) {
+            Ok(p) => p,
+            Err(EngineError::BadInput(items)) => {
+                post(&FromWorker::Diagnostics { items });
+                return;
+            }
+            Err(e) => {
+                post(&FromWorker::Error {
+                    message: e.to_string(),
+                });
+                return;
+            }
+        };
+        let cancel = CancelFlag::new();
+        let id = STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            let id = s.next_id;
+            s.next_id += 1;
+            s.active = Some(Active {
+                id,
+                cancel: cancel.clone(),
+                steps_pending: 0,
+                step_waiter: None,
+            });
+            id
+        });
+        let hook_flag = cancel.clone();
+        let mut run = Run::new(
+            prepared,
+            JsSolver::new(cancel),
+            Some(Box::new(move || hook_flag.is_cancelled())),
+        );
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut first = true;
+            loop {
+                let events = match mode {
+                    RunMode::Step => {
+                        if !first {
+                            wait_for_step(id).await;
+                            if !is_current(id) {
+                                return;
+                            }
+                        }
+                        run.step().await
+                    }
+                    RunMode::Run => run.next_event().await.into_iter().collect(),
+                };
+                first = false;
+                if !is_current(id) {
+                    return;
+                }
+                for e in &events {
+                    match serde_json::to_string(e) {
+                        Ok(json) => post(&FromWorker::Event { event: raw(json) }),
+                        Err(err) => post(&FromWorker::Error {
+                            message: format!("cannot print an event: {err}"),
+                        }),
+                    }
+                }
+                if run.is_finished() {
+                    STATE.with(|s| s.borrow_mut().active = None);
+                    match run.result_json() {
+                        Some(Ok(json)) => post(&FromWorker::Done { result: raw(json) }),
+                        Some(Err(err)) => post(&FromWorker::Error {
+                            message: format!("cannot print the result: {err}"),
+                        }),
+                        None => post(&FromWorker::Error {
+                            message: "the run ended without a verdict".into(),
+                        }),
+                    }
+                    return;
+                }
+                if mode == RunMode::Run {
+                    yield_now().await;
+                }
+            }
+        });
+    }
+
+    fn on_message(msg: ToWorker) {
+        match msg {
+            ToWorker::Run {
+                program,
+                spec,
+                options,
+                mode,
+            } => {
+                let z3 = STATE.with(|s| match &s.borrow().z3 {
+                    Z3::Loading => None,
+                    Z3::Ready => Some(Ok(())),
+                    Z3::Failed(e) => Some(Err(e.clone())),
+                });
+                match z3 {
+                    None => {
+                        cancel_active();
+                        STATE
+                            .with(|s| s.borrow_mut().queued = Some((program, spec, options, mode)));
+                    }
+                    Some(Ok(())) => start_run(program, spec, options, mode),
+                    Some(Err(e)) => post(&FromWorker::Error {
+                        message: format!("Z3 is not available: {e}"),
+                    }),
+                }
+            }
+            ToWorker::Step => STATE.with(|s| {
+                let mut s = s.borrow_mut();
+                if let Some(a) = s.active.as_mut() {
+                    match a.step_waiter.take() {
+                        Some(w) => {
+                            let _ = w.call0(&JsValue::NULL);
+                        }
+                        None => a.steps_pending += 1,
+                    }
+                }
+            }),
+            ToWorker::Cancel => {
+                let queued = STATE.with(|s| s.borrow_mut().queued.take());
+                if queued.is_some() {
+                    post(&FromWorker::Cancelled);
+                }
+                cancel_active();
+            }
+        }
+    }
+
+    /// The worker's entry point: install the message handler and load Z3.
+    #[wasm_bindgen]
+    pub fn worker_main() {
+        let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let handler =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|ev: web_sys::MessageEvent| {
+                let data = ev.data();
+                let text = js_sys::JSON::stringify(&data)
+                    .ok()
+                    .and_then(|s| s.as_string())
+                    .unwrap_or_default();
+                match serde_json::from_str::<ToWorker>(&text) {
+                    Ok(msg) => on_message(msg),
+                    Err(e) => post(&FromWorker::Error {
+                        message: format!("bad message {text}: {e}"),
+                    }),
+                }
+            });
+        scope.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+        handler.forget();
+        post(&FromWorker::Status {
+            z3: Z3Status::Loading,
+            detail: "loading z3-built.wasm".into(),
+        });
+        wasm_bindgen_futures::spawn_local(async {
+            let started = js_sys::Date::now();
+            match init_z3().await {
+                Ok(detail) => {
+                    STATE.with(|s| s.borrow_mut().z3 = Z3::Ready);
+                    let ms = js_sys::Date::now() - started;
+                    post(&FromWorker::Status {
+                        z3: Z3Status::Ready,
+                        detail: format!("{detail} (loaded in {ms:.0} ms)"),
+                    });
+                    if let Some((p, s, o, m)) = STATE.with(|s| s.borrow_mut().queued.take()) {
+                        start_run(p, s, o, m);
+                    }
+                }
+                Err(e) => {
+                    let text = e.to_string();
+                    STATE.with(|s| s.borrow_mut().z3 = Z3::Failed(text.clone()));
+                    post(&FromWorker::Status {
+                        z3: Z3Status::Error,
+                        detail: text.clone(),
+                    });
+                    if STATE.with(|s| s.borrow_mut().queued.take()).is_some() {
+                        post(&FromWorker::Error {
+                            message: format!("Z3 is not available: {text}"),
+                        });
+                    }
+                }
+            }
+        });
+    }
+}
