@@ -70,14 +70,7 @@ fn items(file: InputFile, text: &str, diags: &[Diagnostic]) -> Vec<DiagnosticIte
 /// diagnostics otherwise.
 pub fn prepare(program: &str, spec: &str, options: &RunOptions) -> Result<Prepared, EngineError> {
     let spec_parsed = cfp_syntax::parse_spec(spec);
-    let mut spec_diags = spec_parsed.diagnostics.clone();
-    if !cfp_syntax::has_errors(&spec_diags) {
-        spec_diags.extend(cfp_syntax::check_spec(
-            &spec_parsed.tree,
-            cfp_syntax::SpecUse::Protocol,
-        ));
-        spec_diags.sort_by_key(|d| d.span.start);
-    }
+    let spec_diags = cfp_syntax::spec_diagnostics(&spec_parsed, cfp_syntax::SpecUse::Protocol);
     let program_parsed = cfp_syntax::parse_program(program);
     let mut bad = items(InputFile::Spec, spec, &spec_diags);
     bad.extend(items(

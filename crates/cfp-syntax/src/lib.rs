@@ -43,3 +43,14 @@ impl<T> Parsed<T> {
         has_errors(&self.diagnostics)
     }
 }
+
+/// All diagnostics of a parsed spec used as `usage`: its syntax diagnostics and, when
+/// there are no syntax errors, the checks of [`check_spec`], in source order.
+pub fn spec_diagnostics(parsed: &Parsed<spec_ast::Spec>, usage: SpecUse) -> Vec<Diagnostic> {
+    let mut diags = parsed.diagnostics.clone();
+    if !has_errors(&diags) {
+        diags.extend(check_spec(&parsed.tree, usage));
+        diags.sort_by_key(|d| d.span.start);
+    }
+    diags
+}

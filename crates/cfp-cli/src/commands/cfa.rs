@@ -73,14 +73,7 @@ pub fn load(
     let (program_file, spec_file) = (read(program), read(spec));
     let (program_file, spec_file) = (program_file?, spec_file?);
     let spec_parsed = cfp_syntax::parse_spec(&spec_file.text);
-    let mut spec_diags = spec_parsed.diagnostics.clone();
-    if !cfp_syntax::has_errors(&spec_diags) {
-        spec_diags.extend(cfp_syntax::check_spec(
-            &spec_parsed.tree,
-            cfp_syntax::SpecUse::Protocol,
-        ));
-        spec_diags.sort_by_key(|d| d.span.start);
-    }
+    let spec_diags = cfp_syntax::spec_diagnostics(&spec_parsed, cfp_syntax::SpecUse::Protocol);
     let spec_bad = spec_file.report(&spec_diags);
     let program_parsed = cfp_syntax::parse_program(&program_file.text);
     let program_bad = program_file.report(&program_parsed.diagnostics);

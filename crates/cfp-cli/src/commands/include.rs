@@ -196,16 +196,12 @@ fn load(path: &Path, role: Role) -> Option<Grammar> {
         }
     };
     let parsed = cfp_syntax::parse_spec(&file.text);
-    let mut diags = parsed.diagnostics.clone();
-    if !cfp_syntax::has_errors(&diags) {
-        let usage = if role == Role::Spec && !parsed.tree.wildcards.is_empty() {
-            cfp_syntax::SpecUse::Protocol
-        } else {
-            cfp_syntax::SpecUse::Grammar
-        };
-        diags.extend(cfp_syntax::check_spec(&parsed.tree, usage));
-        diags.sort_by_key(|d| d.span.start);
-    }
+    let usage = if role == Role::Spec && !parsed.tree.wildcards.is_empty() {
+        cfp_syntax::SpecUse::Protocol
+    } else {
+        cfp_syntax::SpecUse::Grammar
+    };
+    let diags = cfp_syntax::spec_diagnostics(&parsed, usage);
     if file.report(&diags) {
         return None;
     }

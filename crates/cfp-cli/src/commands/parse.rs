@@ -48,19 +48,14 @@ fn diagnostics_of(text: &str, lang: Lang) -> Vec<Diagnostic> {
         Lang::Program => cfp_syntax::parse_program(text).diagnostics,
         Lang::Spec => {
             let parsed = cfp_syntax::parse_spec(text);
-            let mut diags = parsed.diagnostics;
-            if !has_errors(&diags) {
-                // A file that declares wildcards is a protocol: every wildcard it uses
-                // must be declared. Without declarations it is a plain grammar.
-                let usage = if parsed.tree.wildcards.is_empty() {
-                    cfp_syntax::SpecUse::Grammar
-                } else {
-                    cfp_syntax::SpecUse::Protocol
-                };
-                diags.extend(cfp_syntax::check_spec(&parsed.tree, usage));
-            }
-            diags.sort_by_key(|d| d.span.start);
-            diags
+            // A file that declares wildcards is a protocol: every wildcard it uses must be
+            // declared. Without declarations it is a plain grammar.
+            let usage = if parsed.tree.wildcards.is_empty() {
+                cfp_syntax::SpecUse::Grammar
+            } else {
+                cfp_syntax::SpecUse::Protocol
+            };
+            cfp_syntax::spec_diagnostics(&parsed, usage)
         }
     }
 }
