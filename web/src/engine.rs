@@ -1,5 +1,5 @@
 //! The CEGAR driver for the browser and Node: input checking with editor diagnostics,
-//! a stepping handle ([`Run`]) and the wasm-bindgen export [`check_json`].
+//! a stepping handle ([`Run`]) and the wasm-bindgen export `check_json` (wasm32 only).
 //!
 //! Everything except the exports is generic over the [`Solver`], so it is also built
 //! and unit-tested natively.

@@ -9,5 +9,6 @@
 pub mod app;
 pub mod engine;
 pub mod protocol;
+pub mod share;
 pub mod solver_js;
 pub mod worker;

@@ -1,4 +1,4 @@
-//! The Web Worker's message loop (`static/worker.js` calls [`worker_main`]).
+//! The Web Worker's message loop (`static/worker.js` calls `worker_main`, wasm32 only).
 //!
 //! The worker loads Z3 at start (posting `status` `loading`, then `ready` or `error`),
 //! then serves the page's [`ToWorker`](crate::protocol::ToWorker) messages with the
