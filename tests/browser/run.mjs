@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadavg } from 'node:os';
 import * as L from './lib.mjs';
+import { registerShareChecks } from './share-checks.mjs';
 
 const argv = process.argv.slice(2);
 const url = argv.find((a) => /^https?:/.test(a));
@@ -47,7 +48,8 @@ check('isolation', async (ctx) => {
   await L.screenshot(page, '01-loaded');
   if (L.env.plainUrl) {
     const plain = await L.newPage(ctx);
-    await plain.goto(L.env.plainUrl, { waitUntil: 'domcontentloaded' });
+    // ?nosw: without it the page installs its service worker and becomes isolated.
+    await plain.goto(new URL('?nosw', L.env.plainUrl).href, { waitUntil: 'domcontentloaded' });
     assert.equal(await plain.evaluate(() => globalThis.crossOriginIsolated), false,
       '--no-isolation server should not be isolated');
   }
@@ -323,6 +325,9 @@ check('z3-bridge-stress', async (ctx) => {
   }
   return `${r.calls} calls, 0 garbled, ${r.ms.toFixed(0)} ms (${(r.ms / r.calls).toFixed(2)} ms/call)${control}`;
 });
+
+// j–n. Share links, embeds, replay, the service-worker shim, hostile links (issue 6).
+registerShareChecks(check, url);
 
 // ---------------------------------------------------------------------------------------
 if (argv.includes('--list')) {

@@ -120,7 +120,19 @@ pub fn test_browser(args: &[String]) -> Result<(), u8> {
     ensure_npm(&tests)?;
 
     let fixtures = tests.join("fixtures");
-    let mounts = [("/__tests__/", fixtures.as_path())];
+    // Recordings the checks make with `cfp check --record` (served for `?record=`).
+    let records = root.join("target").join("browser-records");
+    std::fs::create_dir_all(&records).map_err(|e| {
+        eprintln!(
+            "xtask test-browser: cannot create {}: {e}",
+            records.display()
+        );
+        1u8
+    })?;
+    let mounts = [
+        ("/__tests__/", fixtures.as_path()),
+        ("/__records__/", records.as_path()),
+    ];
     let start = |isolation: bool| {
         Server::start_with_mounts(&opts.dir, &mounts, 0, isolation).map_err(|e| {
             eprintln!("xtask test-browser: cannot start the server: {e}");

@@ -5,6 +5,7 @@
 //! cfp cfa PROGRAM --spec SPEC [--dot]       the instrumented control-flow automata
 //! cfp include GRAMMAR --spec SPEC [--json]   decide L(GRAMMAR) ⊆ L(SPEC)
 //! cfp check PROGRAM --spec SPEC [--json]     verify PROGRAM against the protocol SPEC
+//! cfp share RECORD [--embed] [--markdown]    a playground link for a `check --record` run
 //! ```
 //! Exit codes: 0 success / verified, 1 violation, 2 unknown, 3 bad input (diagnostics on
 //! stderr as `file:line:col: message`). Only this crate touches files and processes.
@@ -120,6 +121,13 @@ enum Command {
         #[arg(long)]
         no_timing: bool,
     },
+    /// Print a playground share link for a run recorded by `cfp check --record FILE`.
+    ///
+    /// The link carries the program, the spec and the iteration budget (the page re-runs
+    /// the check; runs are deterministic) and, with --with-record, the recorded run itself
+    /// (replayed without Z3; makes the link long). Prints one line; a warning on stderr
+    /// when the link is long. Exit 0, or 3 for a bad record or bad options.
+    Share(commands::share::ShareArgs),
 }
 
 /// Stack for the worker thread: trees may be up to `cfp_syntax::parser::MAX_TREE_DEPTH`
@@ -203,5 +211,6 @@ fn run() -> u8 {
             timeout,
             no_timing,
         }),
+        Command::Share(args) => commands::share::run(&args),
     }
 }

@@ -206,6 +206,9 @@ pub struct EditorProps {
     /// line scrolls again.
     #[prop_or_default]
     pub highlight: Option<(u32, u32)>,
+    /// The text cannot be edited (embed mode's read-only option).
+    #[prop_or_default]
+    pub read_only: bool,
 }
 
 /// A highlighted code editor with inline diagnostics.
@@ -313,6 +316,7 @@ pub fn editor(props: &EditorProps) -> Html {
                     <div class="overlay" ref={overlay} aria-hidden="true">{ overlay_lines }</div>
                     <textarea ref={textarea} data-testid={props.testid.clone()}
                         spellcheck="false" wrap="off" autocomplete="off"
+                        readonly={props.read_only} aria-readonly={props.read_only.to_string()}
                         value={props.value.clone()} {oninput} {onscroll} />
                 </div>
             </div>

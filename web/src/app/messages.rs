@@ -262,6 +262,8 @@ pub enum FromWorker {
     Event {
         /// The event.
         event: UiEvent,
+        /// The event as it arrived (kept for recordings in share links).
+        raw: Value,
     },
     /// The inputs have errors; the run did not start.
     Diagnostics {
@@ -272,6 +274,8 @@ pub enum FromWorker {
     Done {
         /// `cfp check --json` object.
         result: RunResult,
+        /// The object as it arrived (kept for recordings in share links).
+        raw: Value,
     },
     /// The run was cancelled.
     Cancelled,
@@ -323,13 +327,17 @@ pub fn parse_message_text(text: &str) -> Result<FromWorker, String> {
             },
         },
         Wire::Event { event } => FromWorker::Event {
-            event: serde_json::from_value(event)
+            event: UiEvent::deserialize(&event)
                 .map_err(|e| format!("malformed event from the worker: {e}"))?,
+            raw: event,
         },
         Wire::Diagnostics { items } => FromWorker::Diagnostics { items },
         // A malformed result still ends the run: it becomes an `error` (shown, run over).
-        Wire::Done { result } => match serde_json::from_value(result) {
-            Ok(result) => FromWorker::Done { result },
+        Wire::Done { result } => match RunResult::deserialize(&result) {
+            Ok(parsed) => FromWorker::Done {
+                result: parsed,
+                raw: result,
+            },
             Err(e) => FromWorker::Error {
                 message: format!("malformed result from the worker: {e}"),
             },
@@ -392,6 +400,7 @@ mod tests {
         match parse_message_text(msg) {
             Ok(FromWorker::Event {
                 event: UiEvent::Refined { clones_added, .. },
+                ..
             }) => assert_eq!(clones_added[0].state, 4),
             other => panic!("unexpected {other:?}"),
         }
@@ -412,7 +421,7 @@ mod tests {
         let msg = r#"{"type":"done","result":{"verdict":"unknown","iterations":3,
             "reason":"the iteration budget of 3 ran out","stats":{"steps":3}}}"#;
         match parse_message_text(msg) {
-            Ok(FromWorker::Done { result }) => {
+            Ok(FromWorker::Done { result, .. }) => {
                 assert_eq!(result.verdict, VerdictName::Unknown);
                 assert_eq!(result.reason_text(), "the iteration budget of 3 ran out");
             }

@@ -12,28 +12,49 @@
 //! * [`examples`]: the embedded examples gallery;
 //! * [`pcfa`]: PCFA graphs rebuilt from the grammar, drawn as animated SVG;
 //! * [`views`]: timeline, grammar, counterexample and statistics views;
-//! * [`worker_host`]: spawning and talking to the worker.
+//! * [`worker_host`]: spawning and talking to the worker;
+//! * [`page_url`]: the page's query (`?embed`, `record=`, …) and the URLs it hands out;
+//! * [`replay`]: validating a recorded run before it is played;
+//! * [`share_panel`]: the share link, Markdown link and embed snippet;
+//! * [`startup`]: reading the page URL and fetching `?record=` files;
+//! * [`chrome`]: toolbar, badge, verdict bar, proof, errors and notices.
+//!
+//! **Live or replay.** A run is *live* (the worker and Z3) when the page is cross-origin
+//! isolated; otherwise — as inside most documentation sites — a recorded run (from the link
+//! or from `?record=FILE`) is *replayed* through the same queue and model, and a badge says
+//! which. A share link (`#v1.…`) restores the editors and options, re-runs (or replays) and
+//! lands on the iteration it names; `?embed` shows the minimal embed chrome.
 
+pub mod chrome;
 pub mod editor;
 pub mod examples;
 pub mod messages;
 pub mod model;
+pub mod page_url;
 pub mod pcfa;
+pub mod replay;
+pub mod share_panel;
+pub mod startup;
 pub mod views;
 pub mod worker_host;
 
+use crate::share::{EmbedOptions, Recording, ShareOptions, ShareState};
 use editor::{Editor, Lang};
 use examples::Example;
+use gloo::events::EventListener;
 use gloo::timers::callback::{Interval, Timeout};
 use messages::{
     Diagnostic, FromWorker, InputFile, RunMode, RunOptions, RunResult, ToWorker, Z3Status,
 };
 use model::{RunModel, Shared};
+use page_url::{ForcedMode, PageParams};
 use pcfa::PcfaView;
+use serde_json::Value;
+use share_panel::{SharePanel, ShareTexts};
 use std::collections::VecDeque;
+use std::rc::Rc;
 use views::{CounterexampleView, GrammarView, StatsTable, Timeline};
 use wasm_bindgen::prelude::wasm_bindgen;
-use web_sys::HtmlSelectElement;
 use worker_host::WorkerHost;
 use yew::prelude::*;
 
@@ -116,6 +137,35 @@ pub enum Phase {
     Running(RunMode),
     /// `cancel` sent, waiting for `cancelled`.
     Cancelling,
+    /// Playing a recorded run.
+    Replaying,
+}
+
+/// Where runs come from (shown as a badge).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The worker and Z3 (the page is cross-origin isolated).
+    Live,
+    /// A recorded run, played without Z3.
+    Replay,
+    /// Not isolated and nothing to replay (or the recording is still loading).
+    Unavailable,
+}
+
+impl Mode {
+    fn badge(self) -> (&'static str, &'static str) {
+        match self {
+            Mode::Live => ("live", "checks run in your browser with Z3"),
+            Mode::Replay => (
+                "replay",
+                "a recorded run is played back; no live Z3 (the page is not cross-origin isolated, or replay was asked for)",
+            ),
+            Mode::Unavailable => (
+                "no live Z3",
+                "this page is not cross-origin isolated, so Z3 cannot run here, and there is no recorded run to replay",
+            ),
+        }
+    }
 }
 
 /// Messages of [`App`].
@@ -128,11 +178,11 @@ pub enum Msg {
     Spec(String),
     /// Example chosen.
     Example(String),
-    /// Run to the end.
+    /// Run to the end (live), or replay the recording (replay mode).
     Run,
     /// Step: start a step-mode run, or advance it.
     Step,
-    /// Cancel the run.
+    /// Cancel the run (or stop the replay).
     Cancel,
     /// The cancel grace period ran out.
     CancelTimeout,
@@ -156,10 +206,27 @@ pub enum Msg {
     DismissErrors,
     /// Check the editors' texts for diagnostics (debounced after edits).
     Lint,
+    /// Open or close the share panel.
+    ToggleShare,
+    /// A `?record=` file arrived (or failed).
+    RecordLoaded(Result<startup::LoadedRecord, String>),
+    /// The fragment changed (another link pasted into the address bar).
+    HashChanged,
 }
 
 /// Quiet time after the last keystroke before the editors are checked.
 const LINT_DELAY_MS: u32 = 400;
+
+/// Playback speed of embeds that animate (ms per event).
+const EMBED_SPEED_MS: u32 = 150;
+
+/// The inputs of a run (to tell whether a recording still matches the editors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RunInputs {
+    program: AttrValue,
+    spec: AttrValue,
+    budget: Option<u32>,
+}
 
 /// The playground.
 pub struct App {
@@ -177,6 +244,7 @@ pub struct App {
     received_iterations: u32,
     result: Option<Shared<RunResult>>,
     errors: Vec<String>,
+    notices: Vec<String>,
     selected: Option<u32>,
     paused: bool,
     speed_ms: u32,
@@ -189,6 +257,36 @@ pub struct App {
     lint_timer: Option<Timeout>,
     theme: Theme,
     status_note: String,
+    /// The page's query.
+    params: PageParams,
+    /// The page's address without query and fragment.
+    base: String,
+    /// `crossOriginIsolated`.
+    isolated: bool,
+    mode: Mode,
+    /// The recording available for replay, with its inputs.
+    replay: Option<Rc<startup::LoadedRecord>>,
+    /// A `?record=` file is being fetched.
+    record_loading: bool,
+    /// Replay: the result, shown when the last event has been played.
+    pending_result: Option<Shared<RunResult>>,
+    /// Select this iteration once the run is done (from a link).
+    landing: Option<u32>,
+    /// Embed `start_at`: apply events up to this iteration at once.
+    fast_forward: Option<u32>,
+    /// Run (live) as soon as the worker is up (a link was opened).
+    autorun: bool,
+    embed: bool,
+    embed_options: EmbedOptions,
+    read_only: bool,
+    /// The events and result of the latest run, as received (for recordings in links).
+    run_events: Vec<Value>,
+    run_result: Option<Value>,
+    run_inputs: Option<RunInputs>,
+    share: Option<ShareTexts>,
+    /// The fragment this page set or was opened with (a different one means: reload).
+    own_hash: String,
+    _hash_listener: Option<EventListener>,
 }
 
 impl App {
@@ -234,15 +332,51 @@ impl App {
         }
     }
 
-    fn start_run(&mut self, mode: RunMode) {
+    fn inputs(&self) -> RunInputs {
+        RunInputs {
+            program: self.program.clone(),
+            spec: self.spec.clone(),
+            budget: self.budget,
+        }
+    }
+
+    /// Clears the previous run's state.
+    fn reset_run(&mut self) {
         self.model = RunModel::default();
         self.queue.clear();
         self.received_iterations = 0;
         self.result = None;
+        self.pending_result = None;
         self.diagnostics.clear();
         self.selected = None;
         self.highlight = None;
         self.status_note.clear();
+        self.run_events.clear();
+        self.run_result = None;
+        self.run_inputs = Some(self.inputs());
+        self.share = None;
+    }
+
+    /// Playback settings of an embed: the final state at once, or an animation from
+    /// `start_at` (paused there unless `autoplay`).
+    fn begin_playback(&mut self, ctx: &Context<Self>) {
+        if !self.embed {
+            return;
+        }
+        let o = &self.embed_options;
+        match (o.start_at, o.autoplay) {
+            (None, false) => self.speed_ms = 0,
+            (start, _) => {
+                self.speed_ms = EMBED_SPEED_MS;
+                self.fast_forward = start;
+            }
+        }
+        self.paused = false;
+        self.start_ticker(ctx);
+    }
+
+    fn start_run(&mut self, ctx: &Context<Self>, mode: RunMode) {
+        self.reset_run();
         let msg = ToWorker::Run {
             program: self.program.to_string(),
             spec: self.spec.to_string(),
@@ -257,6 +391,62 @@ impl App {
             if self.z3 == Some(Z3Status::Loading) {
                 self.status_note = "waiting for Z3 to load…".into();
             }
+            if mode == RunMode::Run {
+                self.begin_playback(ctx);
+            }
+        }
+    }
+
+    /// Plays the recording: the editors show the recorded inputs, the events go through
+    /// the same queue as a live run's, and the result is shown after the last one.
+    fn start_replay(&mut self, ctx: &Context<Self>) {
+        let Some(rec) = self.replay.clone() else {
+            return;
+        };
+        self.program = AttrValue::from(rec.inputs.program.clone());
+        self.spec = AttrValue::from(rec.inputs.spec.clone());
+        self.budget = rec.inputs.max_iterations;
+        self.example_id = self.matching_example();
+        self.reset_run();
+        self.run_events = rec.run.recording.events.clone();
+        self.run_result = Some(rec.run.result_value().clone());
+        self.pending_result = Some(Shared::new(rec.run.result.clone()));
+        self.phase = Phase::Replaying;
+        self.begin_playback(ctx);
+        for ev in rec.run.events.iter().cloned() {
+            self.enqueue(ev);
+        }
+        self.finish_replay_if_played();
+    }
+
+    /// Id of the gallery example whose texts are in the editors ("" when none).
+    fn matching_example(&self) -> String {
+        self.examples
+            .iter()
+            .find(|e| e.program == self.program.as_str() && e.spec == self.spec.as_str())
+            .map(|e| e.entry.id.clone())
+            .unwrap_or_default()
+    }
+
+    /// Queues an event for playback (embed `start_at`: applies it at once while it is at or
+    /// before that iteration).
+    fn enqueue(&mut self, ev: messages::UiEvent) {
+        if let Some(i) = ev.iteration() {
+            if self.phase != Phase::Replaying {
+                self.received_iterations = self.received_iterations.max(i);
+            }
+        }
+        if let Some(k) = self.fast_forward {
+            if self.queue.is_empty() && ev.iteration().is_none_or(|i| i <= k) {
+                self.model.apply(ev);
+                return;
+            }
+            self.fast_forward = None;
+            self.paused = !self.embed_options.autoplay;
+        }
+        self.queue.push_back(ev);
+        if self.speed_ms == 0 && !self.paused {
+            self.drain(true);
         }
     }
 
@@ -271,7 +461,34 @@ impl App {
                 self.model.apply(ev);
             }
         }
+        self.finish_replay_if_played();
         true
+    }
+
+    fn finish_replay_if_played(&mut self) {
+        if self.phase == Phase::Replaying && self.queue.is_empty() && self.fast_forward.is_none() {
+            if let Some(r) = self.pending_result.take() {
+                self.received_iterations = self.received_iterations.max(r.iterations);
+                self.result = Some(r);
+                self.phase = Phase::Idle;
+                self.land();
+            }
+        }
+    }
+
+    /// Selects the iteration a link asked for, once the run is done.
+    fn land(&mut self) {
+        let Some(i) = self.landing.take() else {
+            return;
+        };
+        let last = self.result.as_ref().map_or(0, |r| r.iterations);
+        if (1..=last).contains(&i) {
+            self.selected = Some(i);
+        } else {
+            self.notices.push(format!(
+                "the link selects iteration {i}, but this run has {last}; showing the last one"
+            ));
+        }
     }
 
     fn on_worker(&mut self, msg: Result<FromWorker, String>) -> bool {
@@ -297,7 +514,7 @@ impl App {
                         .push(format!("Z3 failed to load: {}", self.z3_detail));
                 }
             }
-            Ok(FromWorker::Event { event }) => {
+            Ok(FromWorker::Event { event, raw }) => {
                 // After `cancel` (or the end of a run) late events are dropped: the view
                 // freezes at the click.
                 if !matches!(self.phase, Phase::Running(_)) {
@@ -309,24 +526,27 @@ impl App {
                 ) {
                     self.step_busy = false;
                 }
-                if let Some(i) = event.iteration() {
-                    self.received_iterations = self.received_iterations.max(i);
-                }
-                self.queue.push_back(event);
-                if self.speed_ms == 0 && !self.paused {
-                    self.drain(true);
-                }
+                self.run_events.push(raw);
+                self.enqueue(event);
             }
             Ok(FromWorker::Diagnostics { items }) => {
                 // Bad input: the run did not start.
                 self.diagnostics = items;
                 self.phase = Phase::Idle;
                 self.status_note = "the input has errors".into();
+                self.landing = None;
             }
-            Ok(FromWorker::Done { result }) => {
+            Ok(FromWorker::Done { result, raw }) => {
+                if self.phase == Phase::Running(RunMode::Step) {
+                    // A step-mode run has no single recording to share.
+                    self.run_events.clear();
+                } else {
+                    self.run_result = Some(raw);
+                }
                 self.received_iterations = self.received_iterations.max(result.iterations);
                 self.result = Some(Shared::new(result));
                 self.phase = Phase::Idle;
+                self.land();
             }
             Ok(FromWorker::Cancelled) => {
                 // A `run` during a run cancels the old one first: its `cancelled` arrives
@@ -345,114 +565,130 @@ impl App {
         true
     }
 
+    /// Chooses live or replay (see the module docs).
+    fn decide_mode(&mut self) {
+        let can_replay = self.replay.is_some();
+        let forced = self.params.mode;
+        self.mode = match (forced, self.isolated, can_replay) {
+            (Some(ForcedMode::Replay), _, true) => Mode::Replay,
+            (Some(ForcedMode::Live), false, _) => {
+                self.notices.push(
+                    "`mode=live` was asked for, but this page is not cross-origin isolated".into(),
+                );
+                if can_replay {
+                    Mode::Replay
+                } else {
+                    Mode::Unavailable
+                }
+            }
+            (_, true, _) => Mode::Live,
+            (_, false, true) => Mode::Replay,
+            (_, false, false) => Mode::Unavailable,
+        };
+    }
+
+    /// The recording of the latest run, if it is complete and the editors still hold its
+    /// inputs.
+    fn current_recording(&self) -> Option<Recording> {
+        let result = self.run_result.clone()?;
+        (self.run_inputs.as_ref() == Some(&self.inputs()) && !self.run_events.is_empty()).then(
+            || Recording {
+                events: self.run_events.clone(),
+                result,
+            },
+        )
+    }
+
+    fn share_state(&self) -> ShareState {
+        ShareState {
+            program: self.program.to_string(),
+            spec: self.spec.to_string(),
+            options: ShareOptions {
+                max_iterations: self.budget,
+            },
+            iteration: self.selected,
+            embed: if self.embed {
+                self.embed_options.clone()
+            } else {
+                EmbedOptions::default()
+            },
+            record: None,
+        }
+    }
+
+    fn share_title(&self) -> String {
+        let what = self
+            .examples
+            .iter()
+            .find(|e| e.entry.id == self.example_id)
+            .map_or("custom program".to_owned(), |e| e.entry.title.clone());
+        match &self.result {
+            Some(r) => format!("cfplay: {} — {what}", r.verdict.as_str()),
+            None => format!("cfplay: {what}"),
+        }
+    }
+
+    /// Replaces the address bar's fragment (`""` removes it) without reloading.
+    fn set_address_hash(&mut self, hash: &str) {
+        self.own_hash = hash.to_owned();
+        let window = gloo::utils::window();
+        if let Ok(h) = window.history() {
+            let location = window.location();
+            let path = location.pathname().unwrap_or_default();
+            let query = location.search().unwrap_or_default();
+            let _ = h.replace_state_with_url(
+                &wasm_bindgen::JsValue::NULL,
+                "",
+                Some(&format!("{path}{query}{hash}")),
+            );
+        }
+    }
+
+    /// The inputs changed: the address bar's link no longer describes the page.
+    fn forget_link(&mut self) {
+        self.share = None;
+        if !self.own_hash.is_empty() && !self.embed {
+            self.set_address_hash("");
+        }
+    }
+
+    /// Opens the share panel and puts the link into the address bar.
+    fn open_share(&mut self) {
+        let state = self.share_state();
+        let texts = ShareTexts::new(
+            &self.base,
+            &state,
+            self.current_recording().as_ref(),
+            &self.share_title(),
+        );
+        if let Some(hash) = texts.link.find('#').map(|i| &texts.link[i..]) {
+            self.own_hash = hash.to_owned();
+            let history = gloo::utils::window().history();
+            if let Ok(h) = history {
+                let query = gloo::utils::window()
+                    .location()
+                    .search()
+                    .unwrap_or_default();
+                let _ = h.replace_state_with_url(
+                    &wasm_bindgen::JsValue::NULL,
+                    "",
+                    Some(&format!("{query}{hash}")),
+                );
+            }
+        }
+        self.share = Some(texts);
+    }
+
     fn shown_iteration(&self) -> Option<u32> {
         self.selected
             .or_else(|| self.model.iterations.last().map(|r| r.iteration))
     }
 
-    fn view_header(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let on_example = link.callback(|e: Event| {
-            Msg::Example(e.target_unchecked_into::<HtmlSelectElement>().value())
-        });
-        let on_speed = link.callback(|e: Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            Msg::Speed(v.parse().unwrap_or(DEFAULT_SPEED_MS))
-        });
-        let on_budget = link.callback(|e: Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            Msg::Budget(v.parse().ok())
-        });
-        let running = matches!(self.phase, Phase::Running(_) | Phase::Cancelling);
-        let step_label = if self.phase == Phase::Running(RunMode::Step) {
-            "Next step"
+    fn shown_count(&self) -> u32 {
+        if self.phase == Phase::Replaying {
+            self.model.iterations.len() as u32
         } else {
-            "Step"
-        };
-        let z3 = match self.z3 {
-            None => "Z3: not started".to_owned(),
-            Some(Z3Status::Loading) => "Z3: loading…".to_owned(),
-            Some(Z3Status::Ready) => "Z3: ready".to_owned(),
-            Some(Z3Status::Error) => "Z3: error".to_owned(),
-        };
-        html! {
-            <header class="toolbar">
-                <h1>{ "cfplay" }</h1>
-                <label class="field">{ "Example " }
-                    <select data-testid="example-select" onchange={on_example}>
-                        { for self.examples.iter().map(|ex| html! {
-                            <option value={ex.entry.id.clone()} selected={ex.entry.id == self.example_id}>
-                                { format!("{} [{}]", ex.entry.title, ex.entry.expected) }
-                            </option>
-                        }) }
-                    </select>
-                </label>
-                <button data-testid="run" class="primary" title="Run (Ctrl+Enter)"
-                        disabled={running && self.phase != Phase::Running(RunMode::Step)}
-                        onclick={link.callback(|_| Msg::Run)}>{ "Run" }</button>
-                <button data-testid="step" title="One CEGAR iteration per click"
-                        disabled={self.step_busy || matches!(self.phase, Phase::Running(RunMode::Run) | Phase::Cancelling)}
-                        onclick={link.callback(|_| Msg::Step)}>{ step_label }</button>
-                <button data-testid="cancel" disabled={!running}
-                        onclick={link.callback(|_| Msg::Cancel)}>{ "Cancel" }</button>
-                <button data-testid="pause" aria-pressed={self.paused.to_string()}
-                        onclick={link.callback(|_| Msg::TogglePause)}>
-                    { if self.paused { "Resume" } else { "Pause" } }
-                </button>
-                <label class="field">{ "Speed " }
-                    <select data-testid="speed" onchange={on_speed}>
-                        { for SPEEDS.iter().map(|(ms, name)| html! {
-                            <option value={ms.to_string()} selected={*ms == self.speed_ms}>{ *name }</option>
-                        }) }
-                    </select>
-                </label>
-                <label class="field">{ "Max iterations " }
-                    <select data-testid="max-iterations" onchange={on_budget}>
-                        { for BUDGETS.iter().map(|b| html! {
-                            <option value={b.map(|n| n.to_string()).unwrap_or_default()} selected={*b == self.budget}>
-                                { b.map(|n| n.to_string()).unwrap_or_else(|| "default".into()) }
-                            </option>
-                        }) }
-                    </select>
-                </label>
-                <span class="z3-status" data-testid="z3-status" title={self.z3_detail.clone()}>{ z3 }</span>
-                <button class="theme" data-testid="theme-toggle" title="Theme: auto / dark / light"
-                        onclick={link.callback(|_| Msg::ToggleTheme)}>{ format!("Theme: {}", self.theme.attr()) }</button>
-            </header>
-        }
-    }
-
-    fn view_verdict(&self) -> Html {
-        let verdict = self
-            .result
-            .as_ref()
-            .map(|r| r.verdict.as_str())
-            .unwrap_or("");
-        let reason = self
-            .result
-            .as_ref()
-            .map(|r| r.reason_text())
-            .unwrap_or_default();
-        let phase = match self.phase {
-            Phase::Idle if self.result.is_some() => "done".to_owned(),
-            Phase::Idle => self.status_note.clone(),
-            Phase::Running(RunMode::Run) => format!("running… {}", self.status_note),
-            Phase::Running(RunMode::Step) => format!("step mode {}", self.status_note),
-            Phase::Cancelling => "cancelling…".to_owned(),
-        };
-        let pending = self.queue.len();
-        html! {
-            <div class={classes!("verdict-bar", (!verdict.is_empty()).then_some(verdict))}>
-                <span class="verdict" data-testid="verdict">{ verdict }</span>
-                <span class="verdict-reason" data-testid="verdict-reason">{ reason }</span>
-                <span class="iterations">{ "iterations: " }
-                    <span data-testid="iteration-count">{ self.received_iterations }</span>
-                </span>
-                <span class="phase" data-testid="phase">{ phase }</span>
-                if pending > 0 {
-                    <span class="muted small">{ format!("{pending} event(s) to play") }</span>
-                }
-            </div>
+            self.received_iterations
         }
     }
 }
@@ -473,6 +709,8 @@ impl Component for App {
         if examples.is_empty() && errors.is_empty() {
             errors.push("no examples embedded".into());
         }
+        let page = startup::read_page();
+        errors.extend(page.errors);
         let mut app = App {
             examples,
             example_id,
@@ -488,6 +726,7 @@ impl Component for App {
             received_iterations: 0,
             result: None,
             errors,
+            notices: page.notices,
             selected: None,
             paused: false,
             speed_ms: DEFAULT_SPEED_MS,
@@ -499,16 +738,93 @@ impl Component for App {
             lint_timer: None,
             theme: Theme::Auto,
             status_note: String::new(),
+            embed: page.params.embed,
+            embed_options: EmbedOptions::default(),
+            read_only: false,
+            params: page.params,
+            base: page.base,
+            isolated: page.isolated,
+            mode: Mode::Unavailable,
+            replay: None,
+            record_loading: false,
+            pending_result: None,
+            landing: None,
+            fast_forward: None,
+            autorun: false,
+            run_events: Vec::new(),
+            run_result: None,
+            run_inputs: None,
+            share: None,
+            own_hash: page.hash,
+            _hash_listener: None,
         };
+        if let Some(mut state) = page.state {
+            let recording = state.record.take();
+            app.program = AttrValue::from(state.program.clone());
+            app.spec = AttrValue::from(state.spec.clone());
+            app.budget = state.options.max_iterations;
+            app.example_id = app.matching_example();
+            app.landing = state.iteration;
+            app.embed_options = state.embed.clone();
+            app.autorun = true;
+            if let Some(rec) = recording {
+                match startup::record_from_link(&state, rec) {
+                    Ok(r) => app.replay = Some(Rc::new(r)),
+                    Err(e) => app.errors.push(e),
+                }
+            }
+        }
+        // Query parameters override the link's embed options.
+        let p = &app.params;
+        if let Some(v) = p.read_only {
+            app.embed_options.read_only = v;
+        }
+        if let Some(v) = p.autoplay {
+            app.embed_options.autoplay = v;
+        }
+        if let Some(k) = p.start_at {
+            app.embed_options.start_at = Some(k);
+        }
+        app.read_only = app.embed_options.read_only;
+        app.record_loading = app.params.record.is_some();
+        if app.record_loading {
+            app.autorun = true;
+        }
+        app.decide_mode();
+        if app.embed {
+            if let Some(root) = gloo::utils::document().document_element() {
+                let _ = root.set_attribute("data-embed", "");
+            }
+        }
+        let link = ctx.link().clone();
+        app._hash_listener = Some(EventListener::new(
+            &gloo::utils::window(),
+            "hashchange",
+            move |_| link.send_message(Msg::HashChanged),
+        ));
         app.start_ticker(ctx);
         app
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
-        if first_render {
+        if !first_render {
+            return;
+        }
+        if let Some(path) = self.params.record.clone() {
+            let link = ctx.link().clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                link.send_message(Msg::RecordLoaded(startup::fetch_record(path).await));
+            });
+        }
+        if self.isolated {
             // Let the browser paint the editors before the worker starts fetching Z3.
             let link = ctx.link().clone();
             Timeout::new(50, move || link.send_message(Msg::SpawnWorker)).forget();
+        }
+        if self.mode == Mode::Replay && !self.record_loading {
+            self.autorun = false;
+            self.start_replay(ctx);
+            ctx.link().send_message(Msg::Tick);
         }
     }
 
@@ -518,16 +834,28 @@ impl Component for App {
                 if self.worker.is_none() {
                     self.spawn_worker(ctx);
                 }
+                if self.autorun && self.mode == Mode::Live && !self.record_loading {
+                    self.autorun = false;
+                    self.start_run(ctx, RunMode::Run);
+                }
                 true
             }
             Msg::Program(t) => {
+                if self.read_only {
+                    return false;
+                }
                 self.program = AttrValue::from(t);
+                self.forget_link();
                 self.diagnostics.retain(|d| d.file != InputFile::Program);
                 self.schedule_lint(ctx);
                 true
             }
             Msg::Spec(t) => {
+                if self.read_only {
+                    return false;
+                }
                 self.spec = AttrValue::from(t);
+                self.forget_link();
                 self.diagnostics.retain(|d| d.file != InputFile::Spec);
                 self.schedule_lint(ctx);
                 true
@@ -539,31 +867,55 @@ impl Component for App {
                     self.example_id = id;
                     self.diagnostics.clear();
                     self.highlight = None;
+                    self.forget_link();
                 }
                 true
             }
             Msg::Run => {
-                // A `run` while stepping makes the worker cancel the step-mode run first.
-                if !matches!(self.phase, Phase::Running(RunMode::Run) | Phase::Cancelling) {
-                    self.start_run(RunMode::Run);
+                match self.mode {
+                    Mode::Replay => {
+                        if !matches!(
+                            self.phase,
+                            Phase::Replaying | Phase::Running(_) | Phase::Cancelling
+                        ) {
+                            self.start_replay(ctx);
+                        }
+                    }
+                    // A `run` while stepping makes the worker cancel the step-mode run first.
+                    Mode::Live => {
+                        if !matches!(self.phase, Phase::Running(RunMode::Run) | Phase::Cancelling) {
+                            self.start_run(ctx, RunMode::Run);
+                        }
+                    }
+                    Mode::Unavailable => return false,
                 }
                 true
             }
             Msg::Step => {
+                if self.mode != Mode::Live {
+                    return false;
+                }
                 match self.phase {
                     Phase::Running(RunMode::Step) if !self.step_busy => {
                         self.step_busy = self.post(&ToWorker::Step);
                     }
-                    Phase::Idle => self.start_run(RunMode::Step),
+                    Phase::Idle => self.start_run(ctx, RunMode::Step),
                     _ => {}
                 }
                 true
             }
             Msg::Cancel => {
-                if matches!(self.phase, Phase::Running(_)) {
+                if self.phase == Phase::Replaying {
+                    self.queue.clear();
+                    self.fast_forward = None;
+                    self.pending_result = None;
+                    self.phase = Phase::Idle;
+                    self.status_note = "replay stopped".into();
+                } else if matches!(self.phase, Phase::Running(_)) {
                     self.post(&ToWorker::Cancel);
                     self.phase = Phase::Cancelling;
                     self.step_busy = false;
+                    self.landing = None;
                     let link = ctx.link().clone();
                     self.cancel_timer = Some(Timeout::new(CANCEL_GRACE_MS, move || {
                         link.send_message(Msg::CancelTimeout)
@@ -607,10 +959,13 @@ impl Component for App {
             }
             Msg::Budget(b) => {
                 self.budget = b;
+                self.forget_link();
                 true
             }
             Msg::Select(i) => {
                 self.selected = i;
+                self.landing = None;
+                self.share = None;
                 true
             }
             Msg::ShowLine(line) => {
@@ -643,6 +998,51 @@ impl Component for App {
                     Err(_) => {}
                 }
                 true
+            }
+            Msg::ToggleShare => {
+                if self.share.is_some() {
+                    self.share = None;
+                } else {
+                    self.open_share();
+                }
+                true
+            }
+            Msg::RecordLoaded(r) => {
+                self.record_loading = false;
+                match r {
+                    Ok(rec) => self.replay = Some(Rc::new(rec)),
+                    Err(e) => self.errors.push(e),
+                }
+                self.decide_mode();
+                match self.mode {
+                    Mode::Replay => {
+                        self.autorun = false;
+                        self.start_replay(ctx);
+                    }
+                    Mode::Live => {
+                        // Run what was recorded, live.
+                        if let Some(rec) = self.replay.clone() {
+                            self.program = AttrValue::from(rec.inputs.program.clone());
+                            self.spec = AttrValue::from(rec.inputs.spec.clone());
+                            self.budget = rec.inputs.max_iterations;
+                            self.example_id = self.matching_example();
+                        }
+                        if self.autorun && self.worker.is_some() {
+                            self.autorun = false;
+                            self.start_run(ctx, RunMode::Run);
+                        }
+                    }
+                    Mode::Unavailable => {}
+                }
+                true
+            }
+            Msg::HashChanged => {
+                let hash = gloo::utils::window().location().hash().unwrap_or_default();
+                if hash != self.own_hash {
+                    // Another link was pasted into the address bar: open it from scratch.
+                    let _ = gloo::utils::window().location().reload();
+                }
+                false
             }
         }
     }
@@ -684,26 +1084,25 @@ impl Component for App {
             ),
             None => (None, None, Shared::default(), None),
         };
-        let errors = (!self.errors.is_empty()).then(|| {
-            html! {
-                <div class="errors" data-testid="errors" role="alert">
-                    { for self.errors.iter().map(|e| html! { <div>{ e.clone() }</div> }) }
-                    <button onclick={link.callback(|_| Msg::DismissErrors)}>{ "Dismiss" }</button>
-                </div>
-            }
+        let proof = self.view_proof(shown);
+        let share = self.share.clone().map(|texts| {
+            html! { <SharePanel {texts} copy_on_open=true on_close={link.callback(|_| Msg::ToggleShare)} /> }
         });
         html! {
-            <div class="app" {onkeydown}>
+            <div class={classes!("app", self.embed.then_some("embed"))} {onkeydown}
+                 data-mode={self.mode.badge().0} data-pending={self.queue.len().to_string()}
+                 data-shown-iteration={shown.map(|i| i.to_string()).unwrap_or_default()}>
                 { self.view_header(ctx) }
-                { errors.unwrap_or_default() }
+                { self.view_notices(ctx) }
+                { share.unwrap_or_default() }
                 <main class="layout">
                     <div class="col editors">
                         <Editor title="Program" testid="program-editor" lang={Lang::Java}
                             value={self.program.clone()} on_change={link.callback(Msg::Program)}
-                            diagnostics={prog_diags} highlight={self.highlight} />
+                            diagnostics={prog_diags} highlight={self.highlight} read_only={self.read_only} />
                         <Editor title="Spec" testid="spec-editor" lang={Lang::Spec}
                             value={self.spec.clone()} on_change={link.callback(Msg::Spec)}
-                            diagnostics={spec_diags} />
+                            diagnostics={spec_diags} read_only={self.read_only} />
                     </div>
                     <div class="col results">
                         { self.view_verdict() }
@@ -716,11 +1115,13 @@ impl Component for App {
                             <Timeline iterations={self.model.iterations.clone()} selected={shown}
                                 on_select={link.callback(|i| Msg::Select(Some(i)))} />
                         </section>
-                        <section class="panel">
-                            <h2>{ "Program grammar G_P" }</h2>
-                            <GrammarView iteration={shown.unwrap_or(0)}
-                                grammar={record.as_ref().and_then(|r| r.grammar.clone())} />
-                        </section>
+                        if !self.embed {
+                            <section class="panel">
+                                <h2>{ "Program grammar G_P" }</h2>
+                                <GrammarView iteration={shown.unwrap_or(0)}
+                                    grammar={record.as_ref().and_then(|r| r.grammar.clone())} />
+                            </section>
+                        }
                         <section class="panel">
                             <h2>{ "PCFAs" }</h2>
                             <PcfaView grammar={record.as_ref().and_then(|r| r.grammar.clone())}
@@ -728,14 +1129,17 @@ impl Component for App {
                                 refinement={previous_refinement} />
                         </section>
                         <section class="panel">
-                            <h2>{ "Counterexample" }</h2>
+                            <h2>{ if proof.is_some() { "Proof" } else { "Counterexample" } }</h2>
+                            { proof.unwrap_or_default() }
                             <CounterexampleView cex={cex} feasibility={feasibility} values={values}
                                 interpolants={interpolants} on_line={link.callback(Msg::ShowLine)} />
                         </section>
-                        <section class="panel">
-                            <h2>{ "Statistics" }</h2>
-                            <StatsTable result={self.result.clone()} />
-                        </section>
+                        if !self.embed {
+                            <section class="panel">
+                                <h2>{ "Statistics" }</h2>
+                                <StatsTable result={self.result.clone()} />
+                            </section>
+                        }
                     </div>
                 </main>
             </div>

@@ -268,7 +268,7 @@ mod tests {
         for e in events {
             let msg = serde_json::json!({"type": "event", "event": e}).to_string();
             match super::super::messages::parse_message_text(&msg) {
-                Ok(super::super::messages::FromWorker::Event { event }) => m.apply(event),
+                Ok(super::super::messages::FromWorker::Event { event, .. }) => m.apply(event),
                 other => panic!("{other:?}"),
             }
         }

@@ -18,10 +18,23 @@
 //!            "time_ms", "grammar_and_inclusion_ms", "smt_ms"}}
 //! ```
 //! The three `*_ms` fields are the only varying data; `--no-timing` leaves them out so
-//! reruns print byte-identical text. `--record FILE` writes one JSON document
-//! `{"version": 1, "program": {"path", "text"}, "spec": {"path", "text"}, "options": {...},
-//! "events": [...], "timings": {...}}` where `events` are the driver's events in order and
-//! `timings` (absent with `--no-timing`) holds the wall-clock time of each step.
+//! reruns print byte-identical text.
+//!
+//! `--record FILE` writes one JSON document (pretty-printed; the layout is
+//! `cfp_share::RecordFile`, read back by `cfp share` and by the playground's replay):
+//! ```text
+//! {"version": 1,
+//!  "program": {"path": "...", "text": "..."},
+//!  "spec": {"path": "...", "text": "..."},
+//!  "options": {"max_iterations": N, "entry"?: "...", "timeout_secs"?: S},
+//!  "events": [...],
+//!  "result": {...},
+//!  "timings"?: {"total_ms": T, "step_ms": [...]}}
+//! ```
+//! `events` are the driver's events in order (the last is `finished`); `result` is exactly
+//! the object `--json` prints for the run (without the `*_ms` fields under `--no-timing`);
+//! `timings` (absent with `--no-timing`) holds the wall-clock time of the run and of each
+//! step (parallel to `events`).
 
 use crate::commands::cfa::load;
 use crate::input::SourceFile;
@@ -29,6 +42,7 @@ use crate::EXIT_BAD_INPUT;
 use cfp_core::check::{CheckOptions, CheckStats, Checker, Event, TraceLine, Verdict};
 use cfp_core::report_json::{ResultJson, StatsJson, TimingsMs};
 use cfp_core::LowerOptions;
+use cfp_share::record::{RecordFile, RecordOptions, RecordedFile, RECORD_VERSION};
 use cfp_smt::NativeZ3;
 use cfp_smt::{Solver, SolverError};
 use serde::Serialize;
@@ -131,7 +145,7 @@ pub fn run(args: &CheckArgs) -> u8 {
         // No single SMT script may outlive the whole budget.
         opts.smt_timeout_ms = Some(u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
     }
-    let options_json = OptionsJson {
+    let options = RecordOptions {
         max_iterations: opts.max_iterations,
         entry: args.entry.clone(),
         timeout_secs: args.timeout,
@@ -153,13 +167,23 @@ pub fn run(args: &CheckArgs) -> u8 {
         }
     }
 
+    let timings = (!args.no_timing).then(|| TimingsMs {
+        total: ms(outcome.total),
+        grammar_and_inclusion: ms(outcome.outside_smt),
+        smt: ms(outcome.smt),
+    });
+    let stats = StatsJson::new(&outcome.stats, timings);
+    let note = outcome.timeout_note.as_deref();
+    let result = ResultJson::new(&outcome.verdict, note, stats);
+
     if let Some(path) = &args.record {
-        let record = Record {
-            version: 1,
-            program: FileJson::new(&program.file),
-            spec: FileJson::new(&spec.file),
-            options: &options_json,
-            events: &outcome.events,
+        let record = RecordFile {
+            version: RECORD_VERSION,
+            program: recorded(&program.file),
+            spec: recorded(&spec.file),
+            options,
+            events: outcome.events.iter().collect(),
+            result: &result,
             timings: (!args.no_timing).then(|| TimingsJson {
                 total_ms: ms(outcome.total),
                 step_ms: outcome.step_times.iter().map(|d| ms(*d)).collect(),
@@ -171,15 +195,8 @@ pub fn run(args: &CheckArgs) -> u8 {
         }
     }
 
-    let timings = (!args.no_timing).then(|| TimingsMs {
-        total: ms(outcome.total),
-        grammar_and_inclusion: ms(outcome.outside_smt),
-        smt: ms(outcome.smt),
-    });
-    let stats = StatsJson::new(&outcome.stats, timings);
-    let note = outcome.timeout_note.as_deref();
     let text = if args.json {
-        match serde_json::to_string(&ResultJson::new(&outcome.verdict, note, stats)) {
+        match serde_json::to_string(&result) {
             Ok(t) => t + "\n",
             Err(e) => {
                 eprintln!("{}", CheckError::Json(e));
@@ -191,7 +208,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             &outcome.verdict,
             note,
             &program.file,
-            args.stats.then_some(&stats),
+            args.stats.then_some(&result.stats),
         )
     };
     let mut out = std::io::stdout().lock();
@@ -221,6 +238,9 @@ fn validate_timeout(t: Option<f64>) -> Result<Option<Duration>, CheckError> {
 fn ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
 }
+
+/// The record document as `cfp check` writes it: typed events, result and timings.
+type Record<'a> = RecordFile<&'a Event, &'a ResultJson<'a>, TimingsJson>;
 
 fn write_record(path: &Path, record: &Record<'_>) -> Result<(), CheckError> {
     let mut text = serde_json::to_string_pretty(record)?;
@@ -361,27 +381,10 @@ fn drive(
     }
 }
 
-#[derive(Serialize)]
-struct OptionsJson {
-    max_iterations: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    entry: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timeout_secs: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct FileJson<'a> {
-    path: &'a str,
-    text: &'a str,
-}
-
-impl<'a> FileJson<'a> {
-    fn new(f: &'a SourceFile) -> Self {
-        FileJson {
-            path: &f.name,
-            text: &f.text,
-        }
+fn recorded(f: &SourceFile) -> RecordedFile {
+    RecordedFile {
+        path: f.name.clone(),
+        text: f.text.clone(),
     }
 }
 
@@ -390,17 +393,6 @@ struct TimingsJson {
     total_ms: f64,
     /// Per event, in order.
     step_ms: Vec<f64>,
-}
-
-#[derive(Serialize)]
-struct Record<'a> {
-    version: u32,
-    program: FileJson<'a>,
-    spec: FileJson<'a>,
-    options: &'a OptionsJson,
-    events: &'a [Event],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timings: Option<TimingsJson>,
 }
 
 /// One trace line as `L12  text of line 12`, indented by its depth.

@@ -4,3 +4,4 @@ pub mod cfa;
 pub mod check;
 pub mod include;
 pub mod parse;
+pub mod share;
