@@ -5,7 +5,7 @@
 // through it. It re-serves same-origin responses with
 //   Cross-Origin-Opener-Policy: same-origin
 //   Cross-Origin-Embedder-Policy: require-corp
-//   Cross-Origin-Resource-Policy: same-origin
+//   Cross-Origin-Resource-Policy: cross-origin   (other sites may embed the playground)
 // and leaves everything else untouched. It caches nothing. To remove it, unregister it in
 // the browser's devtools or delete this file from the host (the next update check then
 // uninstalls it: a missing script makes the registration fail and the page falls back to
@@ -27,7 +27,7 @@ self.addEventListener('fetch', (event) => {
       const headers = new Headers(response.headers);
       headers.set('Cross-Origin-Opener-Policy', 'same-origin');
       headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
-      headers.set('Cross-Origin-Resource-Policy', 'same-origin');
+      headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
       return new Response(response.body, {
         status: response.status,
         statusText: response.statusText,

@@ -14,6 +14,8 @@ export const env = {
   z3: process.env.CFP_Z3 ?? 'target/tools/z3/bin/z3',
   dist: process.env.CFP_DIST ?? 'dist',
   plainUrl: process.env.CFP_PLAIN_URL,
+  // Another isolated server (a different origin), for cross-origin embeds.
+  otherUrl: process.env.CFP_OTHER_URL,
 };
 
 export const FINAL = ['verified', 'violation', 'unknown'];

@@ -154,6 +154,13 @@ export function registerShareChecks(check, url) {
     await L.runToVerdict(page);
     await settle(page);
     const pageLink = (await shareTexts(page)).link;
+    // The panel's "download the recorded run" file, saved beside the page for `?record=`.
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 10000 }),
+      page.locator(L.tid('download-record')).click(),
+    ]);
+    const downloaded = join(L.env.root, 'target', 'browser-records', 'page-download.record.json');
+    await download.saveAs(downloaded);
     const seen = [];
     for (const [name, link] of [['cli', cli.link], ['page', pageLink]]) {
       const fresh = await L.launch();
@@ -179,28 +186,41 @@ export function registerShareChecks(check, url) {
       assert.equal(s.mode, 'replay');
       assert.equal(s.word, seen[0].word, 'replayed counterexample differs');
       assert.deepEqual(s.trace, seen[0].trace, 'replayed trace differs');
+      // The page's downloaded recording, replayed from beside the page.
+      const d = await open(fresh, new URL('?nosw&record=/__records__/page-download.record.json', L.env.plainUrl).href);
+      const ds = await settle(d);
+      assert.equal(ds.mode, 'replay');
+      assert.equal(ds.word, seen[0].word, 'downloaded recording: counterexample differs');
+      assert.deepEqual(ds.trace, seen[0].trace, 'downloaded recording: trace differs');
     } finally {
       await fresh.close();
     }
-    return `${ex.id}: "${cliWord}" (${seen[0].trace.length} trace steps) in the CLI link, the page link and the replayed recording`;
+    return `${ex.id}: "${cliWord}" (${seen[0].trace.length} trace steps) in the CLI link, the page link, the CLI recording and the page's downloaded recording (replayed)`;
   });
 
   // l. An embed in a page without COOP/COEP replays and animates; in an isolated page the
-  //    same embed runs live.
+  //    same embed runs live — with the playground on the docs page's origin or another one.
   check('embed-replay-and-live', async (ctx) => {
     assert.ok(L.env.plainUrl, 'needs the non-isolated server (CFP_PLAIN_URL)');
     const ex = paper();
     const out = [];
-    for (const [name, server, want] of [['plain', L.env.plainUrl, 'replay'], ['isolated', url, 'live']]) {
+    // [name, docs page server, playground server, expected mode]
+    const cases = [
+      ['plain', L.env.plainUrl, L.env.plainUrl, 'replay'],
+      ['plain-cross-origin', L.env.plainUrl, url, 'replay'],
+      ['isolated', url, url, 'live'],
+      ...(L.env.otherUrl ? [['isolated-cross-origin', url, L.env.otherUrl, 'live']] : []),
+    ];
+    for (const [name, docs, server, want] of cases) {
       const cli = cliLink(ex, base(server), ['--embed', '--with-record', '--autoplay', '--read-only']);
       assert.match(cli.link, /\?embed#v1\./);
       const parent = await L.newPage(ctx);
-      await parent.goto(new URL(`__tests__/embed-parent.html?src=${encodeURIComponent(cli.link)}`, server).href);
+      await parent.goto(new URL(`__tests__/embed-parent.html?src=${encodeURIComponent(cli.link)}`, docs).href);
       const frameEl = await parent.waitForSelector('#cfplay', { timeout: 30000 });
       const frame = await frameEl.contentFrame();
       await frame.waitForSelector(L.tid('mode-badge'), { timeout: 60000 });
-      assert.equal(await parent.evaluate(() => globalThis.crossOriginIsolated), name === 'isolated', `${name}: parent isolation`);
-      assert.equal(await frame.evaluate(() => globalThis.crossOriginIsolated), name === 'isolated', `${name}: frame isolation`);
+      assert.equal(await parent.evaluate(() => globalThis.crossOriginIsolated), want === 'live', `${name}: parent isolation`);
+      assert.equal(await frame.evaluate(() => globalThis.crossOriginIsolated), want === 'live', `${name}: frame isolation`);
       // Animation: the iteration count and the timeline grow over time before the verdict.
       const counts = new Set();
       let cloned = false;
@@ -240,6 +260,21 @@ export function registerShareChecks(check, url) {
     assert.equal(s.mode, 'replay');
     assert.equal(s.verdict, cli.result.verdict);
     out.push(`record= file: ${s.verdict}`);
+    // start=2 without autoplay: iteration 2 at once, paused there until Play.
+    const q = await open(ctx, new URL(`?embed&nosw&start=2&autoplay=0&record=${encodeURIComponent(rel)}`, L.env.plainUrl).href);
+    await q.waitForFunction(() => {
+      const app = document.querySelector('.app');
+      const phase = document.querySelector('[data-testid="phase"]')?.textContent ?? '';
+      return app?.getAttribute('data-shown-iteration') === '2' && /paused/.test(phase);
+    }, null, { timeout: 30000 });
+    const waiting = await pageState(q);
+    assert.equal(waiting.verdict, '', 'a paused embed already shows the verdict');
+    assert.ok(Number(await q.locator('.app').getAttribute('data-pending')) > 0, 'nothing left to play at the start');
+    await q.locator(L.tid('pause')).click();
+    const played = await settle(q);
+    assert.equal(played.verdict, cli.result.verdict);
+    assert.equal(played.shown, String(cli.result.iterations));
+    out.push('start=2: paused at 2, Play finished the run');
     return out.join('; ');
   });
 

@@ -141,6 +141,8 @@ pub fn test_browser(args: &[String]) -> Result<(), u8> {
     };
     let isolated = start(true)?;
     let plain = start(false)?;
+    // A second isolated origin: a cross-origin-isolated docs page embedding the playground.
+    let other = start(true)?;
     eprintln!(
         "==> serving {} at {} (isolated) and {} (no isolation)",
         opts.dir.display(),
@@ -154,6 +156,7 @@ pub fn test_browser(args: &[String]) -> Result<(), u8> {
         .arg(isolated.url())
         .args(theirs)
         .env("CFP_PLAIN_URL", plain.url())
+        .env("CFP_OTHER_URL", other.url())
         .env("CFP_ROOT", &root)
         .env("CFP_BIN", &cfp)
         .env("CFP_Z3", &z3)

@@ -1,7 +1,7 @@
 //! `cargo xtask serve` — a small static HTTP server for the playground in `dist/`.
 //!
 //! * Sends `Cross-Origin-Opener-Policy: same-origin`, `Cross-Origin-Embedder-Policy:
-//!   require-corp` and `Cross-Origin-Resource-Policy: same-origin` so the page is
+//!   require-corp` and `Cross-Origin-Resource-Policy: cross-origin` so the page is
 //!   cross-origin isolated (z3-solver needs `SharedArrayBuffer`, DESIGN.md §4); with
 //!   `--no-isolation` it leaves COOP/COEP out (for the replay and embed modes, §5).
 //! * Compresses with gzip when the client accepts it (`z3-built.wasm` is 35 MB, 7.9 MB
@@ -191,7 +191,9 @@ pub fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
 /// The headers every response carries (besides status line, type, length, encoding).
 pub fn common_headers(isolation: bool) -> Vec<(&'static str, &'static str)> {
     let mut h = vec![
-        ("Cross-Origin-Resource-Policy", "same-origin"),
+        // `cross-origin`: other sites may embed the playground (an iframe in a
+        // cross-origin-isolated docs page must allow this to run live).
+        ("Cross-Origin-Resource-Policy", "cross-origin"),
         ("X-Content-Type-Options", "nosniff"),
         ("Cache-Control", "no-cache"),
     ];
@@ -654,7 +656,7 @@ mod tests {
         let on = common_headers(true);
         assert!(on.contains(&("Cross-Origin-Opener-Policy", "same-origin")));
         assert!(on.contains(&("Cross-Origin-Embedder-Policy", "require-corp")));
-        assert!(on.contains(&("Cross-Origin-Resource-Policy", "same-origin")));
+        assert!(on.contains(&("Cross-Origin-Resource-Policy", "cross-origin")));
         let off = common_headers(false);
         assert!(!off
             .iter()
@@ -686,7 +688,7 @@ mod tests {
         assert!(head.contains("Content-Type: text/html"));
         assert!(head.contains("Cross-Origin-Opener-Policy: same-origin"));
         assert!(head.contains("Cross-Origin-Embedder-Policy: require-corp"));
-        assert!(head.contains("Cross-Origin-Resource-Policy: same-origin"));
+        assert!(head.contains("Cross-Origin-Resource-Policy: cross-origin"));
         assert_eq!(body, b"<!doctype html>");
 
         let (head, body) = get(server.addr, "/z.wasm", "Accept-Encoding: gzip, br\r\n");

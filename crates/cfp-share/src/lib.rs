@@ -52,5 +52,5 @@ pub use codec::{
 };
 pub use error::{ShareError, ShareWarning};
 pub use markdown::markdown_link;
-pub use record::{RecordError, RecordFile, RecordOptions, RecordedFile};
+pub use record::{RecordError, RecordFile, RecordOptions, RecordedFile, RECORD_VERSION};
 pub use state::{EmbedOptions, Recording, ShareOptions, ShareState};

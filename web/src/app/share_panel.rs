@@ -2,7 +2,11 @@
 //! (issue 6), each with a copy button.
 
 use super::page_url::{embed_snippet, embed_url, playground_url};
-use crate::share::{encode_checked, markdown_link, Recording, ShareState, MAX_FRAGMENT};
+use crate::share::{
+    encode_checked, markdown_link, RecordFile, RecordOptions, RecordedFile, Recording, ShareState,
+    MAX_FRAGMENT, RECORD_VERSION,
+};
+use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
@@ -26,6 +30,8 @@ pub struct ShareTexts {
     pub embed_has_record: bool,
     /// Remarks (long link, recording left out and why).
     pub notes: Vec<String>,
+    /// The run as a `cfp check --record` file (for `?record=`), when there is a recording.
+    pub record_file: Option<String>,
 }
 
 impl ShareTexts {
@@ -80,7 +86,9 @@ impl ShareTexts {
             ),
         }
         let embed_link = embed_url(base, &embed_fragment);
+        let record_file = recording.and_then(|rec| record_file_text(state, rec));
         ShareTexts {
+            record_file,
             markdown: markdown_link(&link, title),
             snippet: embed_snippet(&embed_link, title),
             link,
@@ -88,6 +96,54 @@ impl ShareTexts {
             embed_has_record,
             notes,
         }
+    }
+}
+
+/// The recording as a `cfp check --record` document (what `?record=` loads).
+fn record_file_text(state: &ShareState, rec: &Recording) -> Option<String> {
+    let file: RecordFile = RecordFile {
+        version: RECORD_VERSION,
+        program: RecordedFile {
+            path: "program.java".into(),
+            text: state.program.clone(),
+        },
+        spec: RecordedFile {
+            path: "spec.cfg".into(),
+            text: state.spec.clone(),
+        },
+        options: RecordOptions {
+            max_iterations: state
+                .options
+                .max_iterations
+                .unwrap_or(cfp_core::check::CheckOptions::default().max_iterations),
+            entry: None,
+            timeout_secs: None,
+        },
+        events: rec.events.clone(),
+        result: rec.result.clone(),
+        timings: None,
+    };
+    serde_json::to_string_pretty(&file).ok().map(|t| t + "\n")
+}
+
+/// An object URL for `text` as a JSON file (revoked when the returned guard drops).
+struct ObjectUrl(String);
+
+impl ObjectUrl {
+    fn json(text: &str) -> Option<ObjectUrl> {
+        let parts = js_sys::Array::of1(&JsValue::from_str(text));
+        let opts = web_sys::BlobPropertyBag::new();
+        opts.set_type("application/json");
+        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
+        web_sys::Url::create_object_url_with_blob(&blob)
+            .ok()
+            .map(ObjectUrl)
+    }
+}
+
+impl Drop for ObjectUrl {
+    fn drop(&mut self) {
+        let _ = web_sys::Url::revoke_object_url(&self.0);
     }
 }
 
@@ -158,6 +214,12 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
         let copy = copy.clone();
         Callback::from(move |_| copy(what, text.clone()))
     };
+    let download = {
+        let text = props.texts.record_file.clone();
+        use_memo(text, |t| {
+            t.as_deref().and_then(ObjectUrl::json).map(Rc::new)
+        })
+    };
     let t = &props.texts;
     let on_close = props.on_close.reform(|_| ());
     html! {
@@ -185,6 +247,13 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
                 </span>
             </label>
             <input type="hidden" data-testid="share-embed-link" value={t.embed_link.clone()} />
+            if let Some(url) = download.as_ref() {
+                <p class="small">
+                    <a href={url.0.clone()} download="cfplay-run.record.json" data-testid="download-record">
+                        { "Download the recorded run" }</a>
+                    { " — a `cfp check --record` file: put it next to the playground and embed with `?embed&record=FILE` when the run is too large for a link." }
+                </p>
+            }
             if let Some(msg) = (*copied).clone() {
                 <p class="small" data-testid="share-copied" role="status">{ msg }</p>
             }
