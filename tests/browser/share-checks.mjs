@@ -343,16 +343,46 @@ export function registerShareChecks(check, url) {
     // The service worker stays registered in this profile (?nosw only skips registering
     // it); a fresh profile shows the non-isolated case.
     const fresh = await L.launch();
+    let note;
     try {
       const p = await open(fresh, new URL('?nosw', L.env.plainUrl).href);
       assert.equal(await p.evaluate(() => globalThis.crossOriginIsolated), false);
-      const st = await pageState(p);
-      assert.equal(st.mode, 'no live Z3');
-      assert.match(st.notices, /not cross-origin isolated/);
+      // The gallery example replays its shipped recording …
+      const st = await settle(p);
+      assert.equal(st.mode, 'replay');
+      const first = L.galleryExamples()[0];
+      assert.equal(st.verdict, first.expected, 'replayed gallery verdict');
+      // … and edited code cannot run here, which the page says.
+      await L.setEditor(p, 'program-editor', `${st.program}\n// edited\n`);
+      await p.waitForTimeout(200);
+      const edited = await pageState(p);
+      assert.match(edited.notices, /not cross-origin isolated/);
       assert.equal(await p.locator(L.tid('run')).isDisabled(), true, 'run enabled without Z3');
+      note = `?nosw: the gallery replays (${st.verdict}), edited code: Run disabled, said why`;
     } finally {
       await fresh.close();
     }
-    return `service worker: isolated and live (${r.verdict} in ${r.ms.toFixed(0)} ms); ?nosw: no live Z3, said so`;
+    return `service worker: isolated and live (${r.verdict} in ${r.ms.toFixed(0)} ms); ${note}`;
+  });
+
+  // o. Without isolation (no service worker), every gallery example replays its shipped
+  //    recording: same verdict and iteration count as the native CLI.
+  check('gallery-replays-without-isolation', async (ctx) => {
+    assert.ok(L.env.plainUrl, 'needs the non-isolated server (CFP_PLAIN_URL)');
+    const page = await open(ctx, new URL('?nosw', L.env.plainUrl).href);
+    await page.locator(L.tid('speed')).selectOption('0');
+    const notes = [];
+    for (const ex of L.galleryExamples()) {
+      await L.selectExample(page, ex);
+      await page.waitForFunction((id) => document.querySelector('[data-testid="example-select"]')?.value === id, ex.id);
+      const s = await settle(page);
+      const want = L.nativeCheck(ex.programPath, ex.specPath);
+      assert.equal(s.mode, 'replay', `${ex.id}: mode`);
+      assert.equal(s.program, readFileSync(ex.programPath, 'utf8'), `${ex.id}: editor`);
+      assert.equal(s.verdict, want.verdict, `${ex.id}: verdict`);
+      assert.equal(s.iterations, want.iterations, `${ex.id}: iterations`);
+      notes.push(`${ex.id.slice(0, 2)}:${s.verdict.slice(0, 4)}${s.iterations}`);
+    }
+    return `${notes.length} gallery examples replayed like the CLI (${notes.join(' ')})`;
   });
 }

@@ -21,6 +21,11 @@ impl App {
         let link = ctx.link();
         let running = matches!(self.phase, Phase::Running(_) | Phase::Cancelling);
         let (label, title, disabled) = match self.mode {
+            Mode::Replay if !self.editors_match_replay() => (
+                "Run",
+                "Edited code needs live Z3, which needs a cross-origin-isolated page (see the notice)",
+                true,
+            ),
             Mode::Replay => (
                 "Replay",
                 "Play the recorded run again",
@@ -209,6 +214,19 @@ impl App {
     pub(super) fn view_notices(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let mut notices: Vec<String> = self.notices.clone();
+        if self.mode == Mode::Replay
+            && !self.editors_match_replay()
+            && !self.isolated
+            && !self.record_loading
+        {
+            notices.push(
+                "This page is not cross-origin isolated, so Z3 cannot run here: the gallery \
+                 examples and recorded runs replay, but edited code cannot be checked. Serve the \
+                 playground with COOP/COEP headers (`cargo xtask serve`), or open it at the top \
+                 level of a secure page so its service worker can enable live mode."
+                    .to_owned(),
+            );
+        }
         if self.mode == Mode::Unavailable {
             notices.push(if self.record_loading {
                 "Loading the recorded run…".to_owned()

@@ -208,8 +208,9 @@ pub enum Msg {
     Lint,
     /// Open or close the share panel.
     ToggleShare,
-    /// A `?record=` file arrived (or failed).
-    RecordLoaded(Result<startup::LoadedRecord, String>),
+    /// A recording (`?record=` or a gallery example's) arrived, or failed; the number is the
+    /// request's generation (late answers to superseded requests are dropped).
+    RecordLoaded(u32, Result<startup::LoadedRecord, String>),
     /// The fragment changed (another link pasted into the address bar).
     HashChanged,
 }
@@ -266,8 +267,10 @@ pub struct App {
     mode: Mode,
     /// The recording available for replay, with its inputs.
     replay: Option<Rc<startup::LoadedRecord>>,
-    /// A `?record=` file is being fetched.
+    /// A recording is being fetched.
     record_loading: bool,
+    /// Generation of the latest recording request.
+    record_generation: u32,
     /// Replay: the result, shown when the last event has been played.
     pending_result: Option<Shared<RunResult>>,
     /// Select this iteration once the run is done (from a link).
@@ -405,7 +408,7 @@ impl App {
         };
         self.program = AttrValue::from(rec.inputs.program.clone());
         self.spec = AttrValue::from(rec.inputs.spec.clone());
-        self.budget = rec.inputs.max_iterations;
+        self.budget = normal_budget(rec.inputs.max_iterations);
         self.example_id = self.matching_example();
         self.reset_run();
         self.run_events = rec.run.recording.events.clone();
@@ -417,6 +420,36 @@ impl App {
             self.enqueue(ev);
         }
         self.finish_replay_if_played();
+    }
+
+    /// Fetches a recording (a relative path on this site) and replays it when it arrives.
+    fn load_record(&mut self, ctx: &Context<Self>, path: String) {
+        self.record_generation = self.record_generation.wrapping_add(1);
+        let generation = self.record_generation;
+        self.record_loading = true;
+        let link = ctx.link().clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            link.send_message(Msg::RecordLoaded(
+                generation,
+                startup::fetch_record(path).await,
+            ));
+        });
+    }
+
+    /// The shipped recording of the gallery example in the editors (made with the default
+    /// budget, so only for that budget).
+    fn gallery_record_path(&self) -> Option<String> {
+        (!self.example_id.is_empty() && same_budget(self.budget, None))
+            .then(|| format!("examples/records/{}.record.json", self.example_id))
+    }
+
+    /// Whether the editors hold the inputs of the recording (so *Replay* shows them).
+    fn editors_match_replay(&self) -> bool {
+        self.replay.as_ref().is_some_and(|r| {
+            r.inputs.program == self.program.as_str()
+                && r.inputs.spec == self.spec.as_str()
+                && same_budget(r.inputs.max_iterations, self.budget)
+        })
     }
 
     /// Id of the gallery example whose texts are in the editors ("" when none).
@@ -537,12 +570,8 @@ impl App {
                 self.landing = None;
             }
             Ok(FromWorker::Done { result, raw }) => {
-                if self.phase == Phase::Running(RunMode::Step) {
-                    // A step-mode run has no single recording to share.
-                    self.run_events.clear();
-                } else {
-                    self.run_result = Some(raw);
-                }
+                // Step mode posts the same events as a full run: both are recordings.
+                self.run_result = Some(raw);
                 self.received_iterations = self.received_iterations.max(result.iterations);
                 self.result = Some(Shared::new(result));
                 self.phase = Phase::Idle;
@@ -747,6 +776,7 @@ impl Component for App {
             mode: Mode::Unavailable,
             replay: None,
             record_loading: false,
+            record_generation: 0,
             pending_result: None,
             landing: None,
             fast_forward: None,
@@ -811,10 +841,12 @@ impl Component for App {
             return;
         }
         if let Some(path) = self.params.record.clone() {
-            let link = ctx.link().clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                link.send_message(Msg::RecordLoaded(startup::fetch_record(path).await));
-            });
+            self.load_record(ctx, path);
+        } else if self.mode == Mode::Unavailable {
+            // No live Z3 and nothing to replay: the gallery example's shipped recording.
+            if let Some(path) = self.gallery_record_path() {
+                self.load_record(ctx, path);
+            }
         }
         if self.isolated {
             // Let the browser paint the editors before the worker starts fetching Z3.
@@ -868,12 +900,25 @@ impl Component for App {
                     self.diagnostics.clear();
                     self.highlight = None;
                     self.forget_link();
+                    if !self.isolated {
+                        // No live Z3 here: replay the example's shipped recording.
+                        if let Some(path) = self.gallery_record_path() {
+                            self.replay = None;
+                            self.reset_run();
+                            self.phase = Phase::Idle;
+                            self.decide_mode();
+                            self.load_record(ctx, path);
+                        }
+                    }
                 }
                 true
             }
             Msg::Run => {
                 match self.mode {
                     Mode::Replay => {
+                        if !self.editors_match_replay() {
+                            return false;
+                        }
                         if !matches!(
                             self.phase,
                             Phase::Replaying | Phase::Running(_) | Phase::Cancelling
@@ -1007,7 +1052,10 @@ impl Component for App {
                 }
                 true
             }
-            Msg::RecordLoaded(r) => {
+            Msg::RecordLoaded(generation, r) => {
+                if generation != self.record_generation {
+                    return false;
+                }
                 self.record_loading = false;
                 match r {
                     Ok(rec) => self.replay = Some(Rc::new(rec)),
@@ -1024,7 +1072,7 @@ impl Component for App {
                         if let Some(rec) = self.replay.clone() {
                             self.program = AttrValue::from(rec.inputs.program.clone());
                             self.spec = AttrValue::from(rec.inputs.spec.clone());
-                            self.budget = rec.inputs.max_iterations;
+                            self.budget = normal_budget(rec.inputs.max_iterations);
                             self.example_id = self.matching_example();
                         }
                         if self.autorun && self.worker.is_some() {
@@ -1145,4 +1193,19 @@ impl Component for App {
             </div>
         }
     }
+}
+
+/// The core's default iteration budget (what `None` means).
+fn default_budget() -> u32 {
+    cfp_core::check::CheckOptions::default().max_iterations
+}
+
+/// Budgets are equal when they mean the same limit (`None` = the default).
+fn same_budget(a: Option<u32>, b: Option<u32>) -> bool {
+    a.unwrap_or_else(default_budget) == b.unwrap_or_else(default_budget)
+}
+
+/// `None` for the default budget (the "default" entry of the budget menu).
+fn normal_budget(b: Option<u32>) -> Option<u32> {
+    b.filter(|n| *n != default_budget())
 }

@@ -50,11 +50,12 @@ pub fn read_page() -> Startup {
     if !hash.is_empty() && hash != "#" {
         match decode(&hash) {
             Ok(d) => {
-                // Embed links carry recordings and are long by design: no length remark.
+                // The length remark is for whoever shares a link (the share panel shows it),
+                // not for whoever opened it.
                 notices.extend(
                     d.warnings
                         .iter()
-                        .filter(|w| !(params.embed && matches!(w, ShareWarning::LongLink { .. })))
+                        .filter(|w| !matches!(w, ShareWarning::LongLink { .. }))
                         .map(ToString::to_string),
                 );
                 state = Some(d.state);
