@@ -362,10 +362,9 @@ for (const c of selected) {
       console.log(`${last ? 'FAIL' : 'RETRY'} ${c.name} (${((Date.now() - started) / 1000).toFixed(1)} s) — ${e.message.split('\n')[0]}`);
       if (process.env.CFP_VERBOSE) console.log(e.stack);
       for (const err of ctx.errors.slice(0, 5)) console.log(`    ${err}`);
-      for (const p of ctx.context.pages()) {
-        await L.screenshot(p, `fail-${c.name}`).catch(() => {});
-        break;
-      }
+      // The newest page that shows something (the context's first page is about:blank).
+      const shown = ctx.context.pages().filter((p) => p.url() !== 'about:blank').pop();
+      if (shown) await L.screenshot(shown, `fail-${c.name}`).catch(() => {});
     } finally {
       await ctx.close();
     }

@@ -379,6 +379,11 @@ impl App {
     }
 
     fn start_run(&mut self, ctx: &Context<Self>, mode: RunMode) {
+        if self.worker.is_none() && self.isolated {
+            // Run clicked before the deferred start: start the worker now (it queues the
+            // run until Z3 is ready).
+            self.spawn_worker(ctx);
+        }
         self.reset_run();
         let msg = ToWorker::Run {
             program: self.program.to_string(),

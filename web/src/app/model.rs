@@ -260,9 +260,10 @@ mod tests {
     /// verified): every event decodes, and the views' parsers accept its data.
     #[test]
     fn a_real_recording_replays() {
-        let rec: serde_json::Value =
-            serde_json::from_str(include_str!("testdata/paper-fig2.record.json"))
-                .expect("recording");
+        let rec: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../static/examples/records/paper-fig2.record.json"
+        ))
+        .expect("recording");
         let events = rec["events"].as_array().expect("events");
         let mut m = RunModel::default();
         for e in events {

@@ -112,8 +112,10 @@ mod tests {
     use serde_json::json;
 
     fn paper() -> Recording {
-        let rec: Value =
-            serde_json::from_str(include_str!("testdata/paper-fig2.record.json")).expect("json");
+        let rec: Value = serde_json::from_str(include_str!(
+            "../../../static/examples/records/paper-fig2.record.json"
+        ))
+        .expect("json");
         Recording {
             events: rec["events"].as_array().cloned().unwrap_or_default(),
             result: rec["result"].clone(),

@@ -165,7 +165,7 @@ pub async fn fetch_record(path: String) -> Result<LoadedRecord, String> {
 mod tests {
     use super::*;
 
-    const PAPER: &str = include_str!("testdata/paper-fig2.record.json");
+    const PAPER: &str = include_str!("../../../static/examples/records/paper-fig2.record.json");
 
     #[test]
     fn a_cli_record_file_loads_with_its_inputs() {
