@@ -8,6 +8,8 @@
 // solver calls with distinct answers (the bridge's queue and heap copy).
 //
 // usage: node tests/wasm/node-corpus.mjs [FILTER]
+// With CFP_BENCH=1 (`cargo xtask bench-wasm`) it also prints `BENCH {…}` figure lines:
+// z3 init time, bridge time per call, native and wasm corpus totals and their ratio.
 // env:   CFP_ROOT (repo root; default: two levels up), CFP_BIN (native cfp; default
 //        target/release/cfp), CFP_Z3 (native z3), CFP_WASM_NODE (wasm-bindgen --target
 //        nodejs output dir; default target/wasm-node)
@@ -47,6 +49,13 @@ function summary(o) {
 }
 
 let failures = 0;
+/** A figure for `cargo xtask bench` (only with CFP_BENCH=1). */
+function bench(name, value, unit, target) {
+  if (!process.env.CFP_BENCH) return;
+  const line = { group: 'wasm', name, value: Number(value.toFixed(3)), unit, better: 'lower' };
+  if (target !== undefined) line.target = target;
+  console.log(`BENCH ${JSON.stringify(line)}`);
+}
 function fail(msg) { failures++; console.log(`FAIL ${msg}`); }
 
 async function compare(name, programFile, specFile) {
@@ -93,6 +102,7 @@ async function main() {
   const started = performance.now();
   const t0 = performance.now();
   console.log(`z3: ${await globalThis.cfpZ3.init()} (init ${(performance.now() - t0).toFixed(0)} ms)`);
+  bench('z3 init', performance.now() - t0, 'ms');
 
   // 1. Burst of concurrent calls with distinct answers: a garbled script or a reordered
   //    answer shows up as a mismatch.
@@ -103,6 +113,7 @@ async function main() {
       globalThis.cfpZ3.eval(`(declare-const v${i} Int)(assert (= v${i} (+ ${i} 1)))(check-sat)(get-value (v${i}))`)));
     const bad = answers.filter((a, i) => a !== `sat\n((v${i} ${i + 1}))\n`).length;
     console.log(`${bad === 0 ? 'ok  ' : 'FAIL'} bridge burst: ${n} concurrent evals, ${bad} wrong answers (${((performance.now() - t) / n).toFixed(2)} ms/call)`);
+    bench('bridge time per call (300 concurrent)', (performance.now() - t) / n, 'ms');
     if (bad) failures++;
   }
 
@@ -118,6 +129,9 @@ async function main() {
     if (r) { nat += r.natMs; web += r.webMs; identical += r.identical ? 1 : 0; count++; }
   }
   console.log(`corpus: ${count}/${files.length} compared, ${identical} byte-identical; native total ${(nat / 1000).toFixed(1)} s, wasm total ${(web / 1000).toFixed(1)} s`);
+  bench(`native corpus total (${count} programs)`, nat / 1000, 's');
+  bench(`wasm corpus total (${count} programs)`, web / 1000, 's');
+  if (nat > 0) bench('wasm / native time', web / nat, 'x');
 
   // 3. Deep trees (cfp_syntax MAX_TREE_DEPTH is 1,500): left-nested chains of 1,490
   //    links. With wasm's default 1 MiB stack the call chain overflows in lowering

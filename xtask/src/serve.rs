@@ -488,30 +488,31 @@ fn prewarm(state: &State) {
 
 /// Build `dist/` with the dist builder of `xtask/src/web.rs` (`cargo xtask dist`), which
 /// installs what it needs: the wasm target, wasm-bindgen-cli and the npm packages.
-pub fn build_dist() -> Result<(), u8> {
+pub fn build_dist() -> Result<(), crate::Failed> {
     crate::web::dist().map(|_| ())
 }
 
 /// `cargo xtask serve [--port N] [--dir DIR] [--no-isolation] [--no-build]`.
-pub fn serve(args: &[String]) -> Result<(), u8> {
+pub fn serve(args: &[String]) -> Result<(), crate::Failed> {
     let root = crate::root();
     let opts = parse_options(args, &root).map_err(|e| {
         eprintln!("xtask serve: {e}\nusage: cargo xtask serve [--port N] [--dir DIR] [--no-isolation] [--no-build]");
-        2u8
+        crate::Failed(2)
     })?;
     if opts.build {
         build_dist()?;
     }
     if !opts.dir.join("index.html").is_file() {
-        eprintln!(
-            "xtask serve: {} has no index.html (run `cargo xtask dist` first)",
+        return Err(crate::Failed::with_message(format!(
+            "serve: {} has no index.html (run `cargo xtask dist` first)",
             opts.dir.display()
-        );
-        return Err(1);
+        )));
     }
     let server = Server::start(&opts.dir, opts.port, opts.isolation).map_err(|e| {
-        eprintln!("xtask serve: cannot listen on 127.0.0.1:{}: {e}", opts.port);
-        1u8
+        crate::Failed::with_message(format!(
+            "serve: cannot listen on 127.0.0.1:{}: {e}",
+            opts.port
+        ))
     })?;
     println!(
         "serving {} at {}{}",

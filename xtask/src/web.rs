@@ -8,16 +8,13 @@
 //!   (`wasm-bindgen --target nodejs` into `target/wasm-node/`) against the native `cfp`
 //!   on every program of `tests/check/`.
 //!
-//! The wasm-bindgen CLI must match the `wasm-bindgen` crate pin (0.2.130); it is installed
-//! with cargo into `target/tools/wasm-bindgen` when missing, so nothing outside the
-//! repository is needed besides cargo, node and npm.
+//! Both install what they need first ([`crate::tools`]): the `wasm32-unknown-unknown`
+//! target, the wasm-bindgen CLI matching the crate pin, the npm packages of `web/`.
 
-use crate::{cargo, root, run};
+use crate::tools::{self, WASM_TARGET};
+use crate::{cargo, root, run, Failed};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// The wasm-bindgen version pinned in `web/Cargo.toml`.
-const WASM_BINDGEN_VERSION: &str = "0.2.130";
 
 /// `target/wasm32-unknown-unknown/release/cfp_web.wasm`.
 fn wasm_path() -> PathBuf {
@@ -28,70 +25,29 @@ fn wasm_path() -> PathBuf {
         .join("cfp_web.wasm")
 }
 
-/// Build the release wasm of `cfp-web`.
-fn build_wasm() -> Result<PathBuf, u8> {
+/// Build the release wasm of `cfp-web` (adding the wasm target first when it is missing).
+fn build_wasm() -> Result<PathBuf, Failed> {
+    tools::ensure_wasm_target()?;
     let mut build = cargo();
     build.args([
         "build",
         "-p",
         "cfp-web",
         "--target",
-        "wasm32-unknown-unknown",
+        WASM_TARGET,
         "--release",
     ]);
     run(
-        "cargo build -p cfp-web --target wasm32-unknown-unknown --release",
+        &format!("cargo build -p cfp-web --target {WASM_TARGET} --release"),
         build,
     )?;
     Ok(wasm_path())
 }
 
-/// The wasm-bindgen CLI at the pinned version, installed into `target/tools/wasm-bindgen`
-/// when missing.
-fn wasm_bindgen_cli() -> Result<PathBuf, u8> {
-    let dir = root().join("target").join("tools").join("wasm-bindgen");
-    let exe = dir.join("bin").join(if cfg!(windows) {
-        "wasm-bindgen.exe"
-    } else {
-        "wasm-bindgen"
-    });
-    let version_ok = |exe: &Path| {
-        Command::new(exe)
-            .arg("--version")
-            .output()
-            .map(|o| String::from_utf8_lossy(&o.stdout).contains(WASM_BINDGEN_VERSION))
-            .unwrap_or(false)
-    };
-    if version_ok(&exe) {
-        return Ok(exe);
-    }
-    // No `--locked`: its lock file wants a crate version the registry mirror lacks.
-    let mut install = cargo();
-    install
-        .args([
-            "install",
-            "wasm-bindgen-cli",
-            "--version",
-            WASM_BINDGEN_VERSION,
-            "--root",
-        ])
-        .arg(&dir);
-    run(
-        &format!("cargo install wasm-bindgen-cli {WASM_BINDGEN_VERSION} into target/tools"),
-        install,
-    )?;
-    if version_ok(&exe) {
-        Ok(exe)
-    } else {
-        eprintln!("xtask: {} does not run after installing it", exe.display());
-        Err(1)
-    }
-}
-
 /// Run `wasm-bindgen --target TARGET` on `wasm` into `out_dir` (`cfp_web.js` and
 /// `cfp_web_bg.wasm`).
-fn bindgen(wasm: &Path, target: &str, out_dir: &Path) -> Result<(), u8> {
-    let exe = wasm_bindgen_cli()?;
+fn bindgen(wasm: &Path, target: &str, out_dir: &Path) -> Result<(), Failed> {
+    let exe = tools::wasm_bindgen_cli()?;
     let mut cmd = Command::new(exe);
     cmd.current_dir(root())
         .args([
@@ -107,42 +63,15 @@ fn bindgen(wasm: &Path, target: &str, out_dir: &Path) -> Result<(), u8> {
     run(&format!("wasm-bindgen --target {target}"), cmd)
 }
 
-/// `npm ci` (or `npm install` without a lock file) in `web/` unless
-/// `web/node_modules/z3-solver` is already at the pinned version.
-fn npm_install() -> Result<PathBuf, u8> {
-    let web = root().join("web");
-    let z3 = web.join("node_modules").join("z3-solver");
-    let wanted = std::fs::read_to_string(web.join("package.json"))
-        .ok()
-        .and_then(|t| {
-            let at = t.find("\"z3-solver\"")?;
-            let rest = &t[at + "\"z3-solver\"".len()..];
-            let v = rest.split('"').nth(1)?;
-            Some(v.to_string())
-        });
-    let installed = std::fs::read_to_string(z3.join("package.json")).ok();
-    let up_to_date = match (&wanted, &installed) {
-        (Some(w), Some(i)) => i.contains(&format!("\"version\": \"{w}\"")),
-        _ => false,
-    };
-    if !up_to_date {
-        let mut npm = Command::new("npm");
-        npm.current_dir(&web);
-        if web.join("package-lock.json").exists() {
-            npm.args(["ci", "--no-audit", "--no-fund"]);
-        } else {
-            npm.args(["install", "--no-audit", "--no-fund"]);
-        }
-        run("npm install (web/: z3-solver)", npm)?;
-    }
-    Ok(z3.join("build"))
+/// The npm packages of `web/` (z3-solver); returns z3-solver's `build/` folder.
+fn npm_install() -> Result<PathBuf, Failed> {
+    Ok(tools::npm_ci(&root().join("web"), "z3-solver")?.join("build"))
 }
 
 /// Copy `from` (a file or a folder, recursively) to `to`.
-fn copy_all(from: &Path, to: &Path) -> Result<(), u8> {
+fn copy_all(from: &Path, to: &Path) -> Result<(), Failed> {
     let fail = |e: std::io::Error, what: &Path| {
-        eprintln!("xtask dist: cannot copy {}: {e}", what.display());
-        1u8
+        Failed::with_message(format!("dist: cannot copy {}: {e}", what.display()))
     };
     if from.is_dir() {
         std::fs::create_dir_all(to).map_err(|e| fail(e, to))?;
@@ -159,25 +88,54 @@ fn copy_all(from: &Path, to: &Path) -> Result<(), u8> {
     }
 }
 
+/// Copy the files `static/examples/index.json` names into `examples`: the programs from
+/// `tests/check/` and the specs from `tests/specs/` (the gallery is the corpus's own files,
+/// never copies that could drift).
+fn copy_gallery(examples: &Path) -> Result<(), Failed> {
+    let index_path = root().join("static").join("examples").join("index.json");
+    let index: serde_json::Value = std::fs::read_to_string(&index_path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .ok_or_else(|| {
+            Failed::with_message(format!("dist: cannot read {}", index_path.display()))
+        })?;
+    let entries = index.as_array().map(Vec::as_slice).unwrap_or_default();
+    for e in entries {
+        for (key, dir) in [("program", "check"), ("spec", "specs")] {
+            let name = e[key]
+                .as_str()
+                .filter(|n| !n.contains(['/', '\\']))
+                .ok_or_else(|| {
+                    Failed::with_message(format!(
+                        "dist: an entry of index.json has no plain `{key}`: {e}"
+                    ))
+                })?;
+            copy_all(
+                &root().join("tests").join(dir).join(name),
+                &examples.join(name),
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// `cargo xtask dist`: build the playground into `dist/` under the workspace and return
-/// that folder's path. Errors are printed; the `u8` is the exit code.
-pub fn dist() -> Result<PathBuf, u8> {
+/// that folder's path.
+pub fn dist() -> Result<PathBuf, Failed> {
     let out = root().join("dist");
     let wasm = build_wasm()?;
     let z3_build = npm_install()?;
     if out.exists() {
         std::fs::remove_dir_all(&out).map_err(|e| {
-            eprintln!("xtask dist: cannot clear {}: {e}", out.display());
-            1u8
+            Failed::with_message(format!("dist: cannot clear {}: {e}", out.display()))
         })?;
     }
-    std::fs::create_dir_all(&out).map_err(|e| {
-        eprintln!("xtask dist: cannot create {}: {e}", out.display());
-        1u8
-    })?;
+    std::fs::create_dir_all(&out)
+        .map_err(|e| Failed::with_message(format!("dist: cannot create {}: {e}", out.display())))?;
     bindgen(&wasm, "no-modules", &out)?;
-    eprintln!("==> copy static/, z3-built.{{js,wasm}}, z3-bridge.js into dist/");
+    eprintln!("==> copy static/, the gallery, z3-built.{{js,wasm}}, z3-bridge.js into dist/");
     copy_all(&root().join("static"), &out)?;
+    copy_gallery(&out.join("examples"))?;
     for f in ["z3-built.js", "z3-built.wasm"] {
         copy_all(&z3_build.join(f), &out.join(f))?;
     }
@@ -189,9 +147,10 @@ pub fn dist() -> Result<PathBuf, u8> {
     Ok(out)
 }
 
-/// `cargo xtask test-wasm [FILTER]`: the Node-hosted corpus test (see the module docs).
-pub fn test_wasm(args: &[String]) -> Result<(), u8> {
-    let z3 = crate::setup_z3()?;
+/// `node tests/wasm/node-corpus.mjs ARGS…`, ready to run: z3, the release `cfp`, the wasm
+/// built for Node and the npm packages are in place.
+pub fn node_corpus(args: &[String]) -> Result<Command, Failed> {
+    let z3 = tools::setup_z3()?;
     let mut cli = cargo();
     cli.args(["build", "--release", "-p", "cfp-cli"]);
     run("cargo build --release -p cfp-cli", cli)?;
@@ -205,5 +164,10 @@ pub fn test_wasm(args: &[String]) -> Result<(), u8> {
         .args(args)
         .env("CFP_Z3", &z3)
         .env("CFP_WASM_NODE", &out);
-    run("node tests/wasm/node-corpus.mjs", node)
+    Ok(node)
+}
+
+/// `cargo xtask test-wasm [FILTER]`: the Node-hosted corpus test (see the module docs).
+pub fn test_wasm(args: &[String]) -> Result<(), Failed> {
+    run("node tests/wasm/node-corpus.mjs", node_corpus(args)?)
 }

@@ -1,10 +1,16 @@
 //! `cargo bench -p cfp-cli --bench corpus` (or `cargo xtask bench-check`): run `cfp check
 //! --json` on every program of the verdict corpus `tests/check/*.java` and print a table of
-//! verdict, wall-clock time (the whole process, z3 start included), CEGAR iterations and
-//! SMT queries. z3 is found as by the CLI (`CFP_Z3`, `target/tools/z3/bin/z3`, `PATH`).
+//! verdict, wall-clock time (the whole process, z3 start included; target 2 s), CEGAR
+//! iterations, predicates and SMT queries, with one `BENCH` line per figure for `cargo xtask
+//! bench`. z3 is found as by the CLI (`CFP_Z3`, `target/tools/z3/bin/z3`, `PATH`).
 //!
-//! Exits 1 when a verdict differs from the file's `// expect:` header.
+//! Asserts nothing about time; exits 1 when a verdict differs from the file's `// expect:`
+//! header (the tests fail on that too).
 
+#[path = "../../../xtask/bench_line.rs"]
+mod bench_line;
+
+use bench_line::{bench_line, Better};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
@@ -36,10 +42,10 @@ fn main() -> ExitCode {
     };
     files.sort();
     println!(
-        "{:<40} {:<10} {:<10} {:>9} {:>6} {:>8}",
-        "file", "expected", "verdict", "time ms", "iters", "queries"
+        "{:<40} {:<10} {:<10} {:>9} {:>6} {:>6} {:>8}",
+        "file", "expected", "verdict", "time ms", "iters", "preds", "queries"
     );
-    let (mut total_ms, mut mismatches) = (0.0, 0);
+    let (mut total_ms, mut mismatches, mut count) = (0.0, 0, 0);
     for path in files {
         let name = path
             .file_name()
@@ -75,6 +81,34 @@ fn main() -> ExitCode {
         let queries = json["stats"]["smt_queries"]
             .as_u64()
             .map_or("-".into(), |n| n.to_string());
+        let predicates = json["stats"]["total_predicates"]
+            .as_u64()
+            .map_or("-".into(), |n| n.to_string());
+        count += 1;
+        bench_line(
+            "check",
+            &format!("{name} time"),
+            ms,
+            "ms",
+            Better::Lower,
+            Some(2000.0),
+        );
+        for (figure, key) in [
+            ("iterations", "steps"),
+            ("predicates", "total_predicates"),
+            ("SMT queries", "smt_queries"),
+        ] {
+            if let Some(n) = json["stats"][key].as_u64() {
+                bench_line(
+                    "check",
+                    &format!("{name} {figure}"),
+                    n as f64,
+                    "",
+                    Better::Lower,
+                    None,
+                );
+            }
+        }
         let mark = if verdict == expected {
             ""
         } else {
@@ -82,10 +116,34 @@ fn main() -> ExitCode {
             "  <-- MISMATCH"
         };
         println!(
-            "{name:<40} {expected:<10} {verdict:<10} {ms:>9.1} {iterations:>6} {queries:>8}{mark}"
+            "{name:<40} {expected:<10} {verdict:<10} {ms:>9.1} {iterations:>6} {predicates:>6} {queries:>8}{mark}"
         );
     }
     println!("total {total_ms:.1} ms, {mismatches} mismatch(es)");
+    bench_line(
+        "check",
+        "corpus total time",
+        total_ms,
+        "ms",
+        Better::Lower,
+        None,
+    );
+    bench_line(
+        "check",
+        "programs",
+        f64::from(count),
+        "",
+        Better::None,
+        None,
+    );
+    bench_line(
+        "check",
+        "wrong or unknown verdicts",
+        f64::from(mismatches),
+        "",
+        Better::Lower,
+        Some(0.0),
+    );
     if mismatches == 0 {
         ExitCode::SUCCESS
     } else {

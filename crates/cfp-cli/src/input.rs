@@ -1,7 +1,8 @@
 //! Reading input files and reporting their diagnostics on the terminal.
 
+use crate::error::CliError;
 use cfp_syntax::{Diagnostic, LineIndex, Severity};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The two input languages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -10,29 +11,6 @@ pub enum Lang {
     Program,
     /// The spec / grammar language.
     Spec,
-}
-
-/// Why an input file could not be used at all.
-#[derive(Debug, thiserror::Error)]
-pub enum InputError {
-    /// The file could not be read.
-    #[error("{path}: cannot read: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The file is not UTF-8 text.
-    #[error("{path}:{line}:{column}: error: file is not valid UTF-8 text")]
-    NotUtf8 {
-        /// The file.
-        path: PathBuf,
-        /// Line of the first bad byte.
-        line: usize,
-        /// Column of the first bad byte.
-        column: usize,
-    },
 }
 
 /// A source file loaded in memory.
@@ -47,8 +25,8 @@ pub struct SourceFile {
 
 impl SourceFile {
     /// Read `path` as UTF-8 text.
-    pub fn read(path: &Path) -> Result<SourceFile, InputError> {
-        let bytes = std::fs::read(path).map_err(|source| InputError::Read {
+    pub fn read(path: &Path) -> Result<SourceFile, CliError> {
+        let bytes = std::fs::read(path).map_err(|source| CliError::Read {
             path: path.to_path_buf(),
             source,
         })?;
@@ -59,11 +37,9 @@ impl SourceFile {
                 let good = String::from_utf8_lossy(good);
                 let line = good.matches('\n').count() + 1;
                 let column = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-                return Err(InputError::NotUtf8 {
-                    path: path.to_path_buf(),
-                    line,
-                    column,
-                });
+                let name = path.display().to_string();
+                eprintln!("{name}:{line}:{column}: error: the file is not valid UTF-8 text");
+                return Err(CliError::Invalid { files: vec![name] });
             }
         };
         let index = LineIndex::new(&text);
@@ -82,6 +58,17 @@ impl SourceFile {
             eprint!("{}", d.render(&self.name, &self.text, &self.index));
         }
         errors
+    }
+
+    /// Print `diags` and fail with [`CliError::Invalid`] when any is an error.
+    pub fn require_no_errors(&self, diags: &[Diagnostic]) -> Result<(), CliError> {
+        if self.report(diags) {
+            Err(CliError::Invalid {
+                files: vec![self.name.clone()],
+            })
+        } else {
+            Ok(())
+        }
     }
 }
 

@@ -1,30 +1,36 @@
 //! `cfp` — the command-line driver of cfplay (DESIGN.md §2, "CLI contract").
 //!
 //! ```text
-//! cfp parse FILE...                         diagnostics only (exit 0, or 3 on errors)
+//! cfp parse FILE...                         diagnostics only
 //! cfp cfa PROGRAM --spec SPEC [--dot]       the instrumented control-flow automata
 //! cfp include GRAMMAR --spec SPEC [--json]   decide L(GRAMMAR) ⊆ L(SPEC)
 //! cfp check PROGRAM --spec SPEC [--json]     verify PROGRAM against the protocol SPEC
 //! cfp share RECORD [--embed] [--markdown]    a playground link for a `check --record` run
 //! ```
-//! Exit codes: 0 success / verified, 1 violation, 2 unknown, 3 bad input (diagnostics on
-//! stderr as `file:line:col: message`). Only this crate touches files and processes.
+//! Exit codes ([`Exit`]): 0 verified / included / done, 1 violation / not included,
+//! 2 unknown, 3 bad input or environment; 101 only for a panic. Diagnostics about input
+//! files go to stderr as `file:line:col: severity: message` with a snippet; every other
+//! error is printed once by [`main`] as `cfp <command>: <message>`.
+//!
+//! Only this crate touches files, the environment and processes.
 
 mod commands;
+mod error;
 mod input;
+mod output;
+mod z3;
 
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use error::{CliError, Exit};
 use std::process::ExitCode;
-
-/// Exit code for bad input: unreadable files, syntax errors, bad flags.
-pub const EXIT_BAD_INPUT: u8 = 3;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "cfp",
     version,
-    about = "Verify that a Java program uses an API according to a context-free protocol"
+    about = "Verify that a Java program uses an API according to a context-free protocol",
+    after_help = "Exit codes: 0 verified/included, 1 violation/not included, 2 unknown, \
+                  3 bad input or environment."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -34,93 +40,24 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Parse programs (`.java`) or specs (`.cfg`, `.spec`, `.grammar`) and print diagnostics.
-    Parse {
-        /// Files to parse.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Force the language instead of guessing it from the file extension.
-        #[arg(long, value_enum)]
-        lang: Option<input::Lang>,
-        /// Print diagnostics as JSON on stdout (line, column, end, severity, code, message).
-        #[arg(long)]
-        json: bool,
-    },
+    ///
+    /// Exit 0 when no file has an error, else 3.
+    Parse(commands::parse::ParseArgs),
     /// Print the control-flow automata of PROGRAM, instrumented for SPEC.
-    Cfa {
-        /// The program (Java subset).
-        program: PathBuf,
-        /// The API protocol.
-        #[arg(long)]
-        spec: PathBuf,
-        /// Print Graphviz DOT instead of text.
-        #[arg(long)]
-        dot: bool,
-        /// Entry method (default: `main`).
-        #[arg(long)]
-        entry: Option<String>,
-        /// Show the CFAs before instrumentation (API calls not yet split by wildcard guards).
-        #[arg(long)]
-        no_instrument: bool,
-    },
+    Cfa(commands::cfa::CfaArgs),
     /// Verify that every completed execution of PROGRAM follows the protocol SPEC.
     ///
     /// Exit 0 verified, 1 violation (prints the word, the nested trace and concrete
     /// values), 2 unknown (budget, timeout or undecided; prints the reason and what was
     /// ruled out), 3 bad input or no z3.
-    Check {
-        /// The program (Java subset).
-        program: PathBuf,
-        /// The API protocol.
-        #[arg(long)]
-        spec: PathBuf,
-        /// Print one JSON object: verdict, iterations, counterexample, reason, stats.
-        #[arg(long)]
-        json: bool,
-        /// Budget of CEGAR iterations before answering `unknown`.
-        #[arg(long, value_name = "N")]
-        max_iterations: Option<u32>,
-        /// Wall-clock limit in seconds before answering `unknown`.
-        #[arg(long, value_name = "SECS")]
-        timeout: Option<f64>,
-        /// Write every step of the CEGAR loop to FILE as one JSON document.
-        #[arg(long, value_name = "FILE")]
-        record: Option<PathBuf>,
-        /// Print statistics (iterations, predicates, inclusion and SMT time).
-        #[arg(long)]
-        stats: bool,
-        /// Entry method (default: `main`).
-        #[arg(long)]
-        entry: Option<String>,
-        /// The z3 executable (default: `$CFP_Z3`, then `target/tools/z3/bin/z3`, then PATH).
-        #[arg(long, value_name = "PATH")]
-        z3: Option<PathBuf>,
-        /// Leave wall-clock times out of the output and the record (byte-identical reruns).
-        #[arg(long)]
-        no_timing: bool,
-    },
+    #[command(allow_negative_numbers = true)]
+    Check(commands::check::CheckArgs),
     /// Decide whether every word of GRAMMAR is in SPEC (L(GRAMMAR) ⊆ L(SPEC)).
     ///
     /// Exit 0 included, 1 not included (prints a shortest counterexample word and its
     /// derivation over GRAMMAR), 2 unknown (budget or timeout), 3 bad input.
-    Include {
-        /// The grammar G, in the spec syntax (wildcard declarations optional).
-        grammar: PathBuf,
-        /// The spec S.
-        #[arg(long)]
-        spec: PathBuf,
-        /// Print one JSON object: result, counterexample, reason, certificate, stats.
-        #[arg(long)]
-        json: bool,
-        /// Budget of engine steps before answering `unknown`.
-        #[arg(long, value_name = "N")]
-        max_steps: Option<u64>,
-        /// Wall-clock limit in seconds before answering `unknown`.
-        #[arg(long, value_name = "SECS")]
-        timeout: Option<f64>,
-        /// Leave the wall-clock time out of the output, so reruns print identical bytes.
-        #[arg(long)]
-        no_timing: bool,
-    },
+    #[command(allow_negative_numbers = true)]
+    Include(commands::include::IncludeArgs),
     /// Print a playground share link for a run recorded by `cfp check --record FILE`.
     ///
     /// The link carries the program, the spec and the iteration budget (the page re-runs
@@ -128,6 +65,29 @@ enum Command {
     /// (replayed without Z3; makes the link long). Prints one line; a warning on stderr
     /// when the link is long. Exit 0, or 3 for a bad record or bad options.
     Share(commands::share::ShareArgs),
+}
+
+impl Command {
+    /// The subcommand's name, for the `cfp <command>: ` prefix of its errors.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Parse(_) => "parse",
+            Command::Cfa(_) => "cfa",
+            Command::Check(_) => "check",
+            Command::Include(_) => "include",
+            Command::Share(_) => "share",
+        }
+    }
+
+    fn run(&self) -> Result<Exit, CliError> {
+        match self {
+            Command::Parse(args) => commands::parse::run(args),
+            Command::Cfa(args) => commands::cfa::run(args),
+            Command::Check(args) => commands::check::run(args),
+            Command::Include(args) => commands::include::run(args),
+            Command::Share(args) => commands::share::run(args),
+        }
+    }
 }
 
 /// Stack for the worker thread: trees may be up to `cfp_syntax::parser::MAX_TREE_DEPTH`
@@ -141,10 +101,11 @@ fn main() -> ExitCode {
         .spawn(run);
     match worker.map(|w| w.join()) {
         Ok(Ok(code)) => ExitCode::from(code),
+        // The panic hook has printed the message.
         Ok(Err(_)) => ExitCode::from(101),
         Err(e) => {
             eprintln!("cfp: cannot start the worker thread: {e}");
-            ExitCode::from(101)
+            ExitCode::from(Exit::BadInput.code())
         }
     }
 }
@@ -152,65 +113,35 @@ fn main() -> ExitCode {
 fn run() -> u8 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
-            let _ = e.print();
-            return code;
-        }
+        Err(e) => return usage_error(&e),
     };
-    match cli.command {
-        Command::Parse { files, lang, json } => commands::parse::run(&files, lang, json),
-        Command::Cfa {
-            program,
-            spec,
-            dot,
-            entry,
-            no_instrument,
-        } => commands::cfa::run(&commands::cfa::CfaArgs {
-            program,
-            spec,
-            dot,
-            entry,
-            instrument: !no_instrument,
-        }),
-        Command::Check {
-            program,
-            spec,
-            json,
-            max_iterations,
-            timeout,
-            record,
-            stats,
-            entry,
-            z3,
-            no_timing,
-        } => commands::check::run(&commands::check::CheckArgs {
-            program,
-            spec,
-            json,
-            max_iterations,
-            timeout,
-            record,
-            stats,
-            entry,
-            z3,
-            no_timing,
-        }),
-        Command::Include {
-            grammar,
-            spec,
-            json,
-            max_steps,
-            timeout,
-            no_timing,
-        } => commands::include::run(&commands::include::IncludeArgs {
-            grammar,
-            spec,
-            json,
-            max_steps,
-            timeout,
-            no_timing,
-        }),
-        Command::Share(args) => commands::share::run(&args),
+    let name = cli.command.name();
+    match cli.command.run() {
+        Ok(exit) => exit.code(),
+        Err(e) => {
+            eprintln!("cfp {name}: {e}");
+            e.exit_code().code()
+        }
     }
+}
+
+/// Print a command-line parsing error (or `--help`/`--version`, exit 0) as clap renders it,
+/// under the same `cfp <command>: ` prefix as every other error.
+fn usage_error(e: &clap::Error) -> u8 {
+    if !e.use_stderr() {
+        let _ = output::print_stdout(&e.to_string());
+        return Exit::Ok.code();
+    }
+    let text = e.to_string();
+    let message = text.strip_prefix("error: ").unwrap_or(&text);
+    let prefix = std::env::args()
+        .nth(1)
+        .filter(|a| {
+            <Cli as clap::CommandFactory>::command()
+                .find_subcommand(a)
+                .is_some()
+        })
+        .map_or_else(|| "cfp".to_string(), |c| format!("cfp {c}"));
+    eprint!("{prefix}: {message}");
+    Exit::BadInput.code()
 }

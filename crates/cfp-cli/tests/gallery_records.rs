@@ -45,8 +45,8 @@ fn gallery_recordings_are_current() {
     for e in &entries {
         let fresh = scratch.join(format!("{}.record.json", e.id));
         let fresh_s = fresh.display().to_string();
-        let program = format!("static/examples/{}", e.program);
-        let spec = format!("static/examples/{}", e.spec);
+        let program = format!("tests/check/{}", e.program);
+        let spec = format!("tests/specs/{}", e.spec);
         let (code, out, err) = cfp(&[
             "check",
             &program,

@@ -792,10 +792,7 @@ mod tests {
     use cfp_smt::{block_on, NativeZ3};
 
     fn session() -> Session<NativeZ3> {
-        match NativeZ3::find(None) {
-            Ok(z) => Session::new(z),
-            Err(e) => panic!("these tests need z3: set CFP_Z3 to a z3 binary ({e})"),
-        }
+        Session::new(crate::testutil::z3())
     }
 
     fn show(atoms: &[Vec<Term>]) -> String {

@@ -71,6 +71,25 @@ pub fn front_end(
 pub(crate) mod testutil {
     use super::*;
 
+    /// The native z3 the tests run: `$CFP_Z3` (set by `cargo xtask test`), else the copy
+    /// `cargo xtask setup-z3` installs in the workspace's `target/tools`.
+    pub fn z3() -> cfp_smt::NativeZ3 {
+        let path = std::env::var_os("CFP_Z3")
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| {
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../../target/tools/z3/bin/z3")
+            });
+        match cfp_smt::NativeZ3::new(&path) {
+            Ok(z) => z,
+            Err(e) => panic!(
+                "these tests need z3 at {} (run `cargo xtask setup-z3` or set CFP_Z3): {e}",
+                path.display()
+            ),
+        }
+    }
+
     /// Parse `program` and `spec` (both must parse without errors) and lower them.
     pub fn lower_src(
         program: &str,

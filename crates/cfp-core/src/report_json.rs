@@ -3,12 +3,12 @@
 //!
 //! Field order is part of the contract (DESIGN.md §2 "CLI contract"):
 //! ```text
-//! {"verdict", "iterations", "counterexample"?, "reason"?, "report"?, "stats"}
+//! {"verdict", "iterations", "counterexample"?, "reason"?, "reason_kind"?, "report"?, "stats"}
 //! ```
 //! This module only builds `Serialize` values; it does no I/O and reads no clock: the
 //! host passes its wall-clock measurements in [`TimingsMs`] (or none, as `--no-timing`).
 
-use crate::check::{CheckStats, ExecutionReport, Verdict};
+use crate::check::{CheckStats, ExecutionReport, ReasonKind, Verdict};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -123,9 +123,13 @@ pub struct ResultJson<'a> {
     /// Present for a violation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counterexample: Option<CounterexampleJson<'a>>,
-    /// Present when unknown.
+    /// Present when unknown: why, for people.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Present when unknown: why, for scripts
+    /// (`budget|timeout|cancelled|solver|approximation|undecided`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason_kind: Option<ReasonKind>,
     /// Present when unknown: what was ruled out and the frontier.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub report: Option<&'a ExecutionReport>,
@@ -134,14 +138,15 @@ pub struct ResultJson<'a> {
 }
 
 impl<'a> ResultJson<'a> {
-    /// The result object of verdict `v`; `note` replaces the unknown reason (the host's
-    /// timeout message).
-    pub fn new(v: &'a Verdict, note: Option<&str>, stats: StatsJson) -> Self {
+    /// The result object of verdict `v`. `timeout_secs` is the host's time limit when it
+    /// is what ended an `unknown` run: the reason then says so and its kind is `timeout`.
+    pub fn new(v: &'a Verdict, timeout_secs: Option<f64>, stats: StatsJson) -> Self {
         let mut r = ResultJson {
             verdict: v.name(),
             iterations: v.iterations(),
             counterexample: None,
             reason: None,
+            reason_kind: None,
             report: None,
             stats,
         };
@@ -169,7 +174,13 @@ impl<'a> ResultJson<'a> {
                 });
             }
             Verdict::Unknown { reason, report, .. } => {
-                r.reason = Some(note.map_or_else(|| reason.to_string(), String::from));
+                (r.reason, r.reason_kind) = match timeout_secs {
+                    Some(t) => (
+                        Some(format!("timeout of {t} s reached: {reason}")),
+                        Some(ReasonKind::Timeout),
+                    ),
+                    None => (Some(reason.to_string()), Some(reason.kind())),
+                };
                 r.report = Some(report);
             }
         }

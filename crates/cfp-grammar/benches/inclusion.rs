@@ -7,6 +7,10 @@
 //! It reports; it asserts nothing about time. A ratio near 10 for 10× the productions
 //! means linear scaling.
 
+#[path = "../../../xtask/bench_line.rs"]
+mod bench_line;
+
+use bench_line::{bench_line, Better};
 use cfp_grammar::bench_grammars::{buggy_program_grammar, lock_spec, program_grammar};
 use cfp_grammar::{check_inclusion, Grammar, InclusionOptions, InclusionResult};
 use std::ops::ControlFlow;
@@ -93,6 +97,33 @@ fn main() {
             row.steps,
             row.median_ms / base.max(1e-9)
         );
+        let label = format!("{} {} methods", row.kind, row.methods);
+        bench_line(
+            "inclusion",
+            &format!("{label} (median)"),
+            row.median_ms,
+            "ms",
+            Better::Lower,
+            None,
+        );
+        bench_line(
+            "inclusion",
+            &format!("{label} steps"),
+            row.steps as f64,
+            "",
+            Better::Lower,
+            None,
+        );
+        if row.methods != 40 {
+            bench_line(
+                "inclusion",
+                &format!("{label} time / 40 methods"),
+                row.median_ms / base.max(1e-9),
+                "x",
+                Better::Lower,
+                None,
+            );
+        }
     }
     println!("(median of {RUNS} runs; time ratio = this row / the 40-method row of its kind)");
 }

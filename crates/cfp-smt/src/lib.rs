@@ -18,7 +18,7 @@ pub mod term;
 
 pub use answer::{CheckSat, HornSolution, Model, Value};
 #[cfg(feature = "native")]
-pub use native::{find_z3, NativeZ3};
+pub use native::NativeZ3;
 pub use session::{
     CheckOutcome, HornAnswer, HornClause, HornSystem, Session, SessionOptions, SessionStats, Want,
 };

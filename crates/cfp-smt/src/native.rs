@@ -5,6 +5,9 @@
 //! never deadlocks against a full output pipe) and another keeps the tail of stderr. A
 //! dead process is restarted on the next call; an optional hard deadline kills a process
 //! that does not answer. Dropping the backend kills the process.
+//!
+//! Which executable to run is the host's choice (the CLI looks in `--z3`, `$CFP_Z3`,
+//! `target/tools` and `PATH`); this module only runs it.
 
 use crate::solver::{Solver, SolverError};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -14,82 +17,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// How to install the solver, for error messages.
-pub const INSTALL_HINT: &str = "install it with `cargo xtask setup-z3` (puts the z3-solver \
-     5.4.1.0 wheel's binary in target/tools/z3/bin/z3), or set CFP_Z3=/path/to/z3, or put \
-     `z3` on PATH";
-
 /// Most bytes of stderr kept.
 const STDERR_KEEP: usize = 16 * 1024;
-
-fn exe_name() -> &'static str {
-    if cfg!(windows) {
-        "z3.exe"
-    } else {
-        "z3"
-    }
-}
-
-/// Find the `z3` executable: `explicit` if given, else `$CFP_Z3`, else the copy installed
-/// by `cargo xtask setup-z3` (`target/tools/z3/bin/z3`, looked up next to the current
-/// executable — `<exe>/../../tools/…` and up to two more levels, which covers
-/// `target/debug/deps` — and under the current directory), else `z3` on `PATH`.
-/// The error names every place tried and how to install.
-pub fn find_z3(explicit: Option<&Path>) -> Result<PathBuf, SolverError> {
-    let mut tried: Vec<String> = Vec::new();
-    if let Some(p) = explicit {
-        if p.is_file() {
-            return Ok(p.to_path_buf());
-        }
-        return Err(SolverError::Unavailable(format!(
-            "no z3 executable at {} (given explicitly); {INSTALL_HINT}",
-            p.display()
-        )));
-    }
-    match std::env::var_os("CFP_Z3") {
-        Some(v) if !v.is_empty() => {
-            let p = PathBuf::from(&v);
-            if p.is_file() {
-                return Ok(p);
-            }
-            return Err(SolverError::Unavailable(format!(
-                "CFP_Z3={} is not a file; {INSTALL_HINT}",
-                p.display()
-            )));
-        }
-        _ => tried.push("$CFP_Z3 (unset)".into()),
-    }
-    let tools = Path::new("tools").join("z3").join("bin").join(exe_name());
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Ok(exe) = std::env::current_exe() {
-        // `<exe>/../../tools` is `<exe's dir>/../tools`: target/debug/cfp → target/tools.
-        for dir in exe.ancestors().skip(2).take(3) {
-            candidates.push(dir.join(&tools));
-        }
-    }
-    if let Ok(cwd) = std::env::current_dir() {
-        candidates.push(cwd.join("target").join(&tools));
-    }
-    for c in candidates {
-        if c.is_file() {
-            return Ok(c);
-        }
-        tried.push(c.display().to_string());
-    }
-    if let Some(path) = std::env::var_os("PATH") {
-        for dir in std::env::split_paths(&path) {
-            let c = dir.join(exe_name());
-            if c.is_file() {
-                return Ok(c);
-            }
-        }
-    }
-    tried.push("`z3` on PATH".into());
-    Err(SolverError::Unavailable(format!(
-        "cannot find z3 (tried {}); {INSTALL_HINT}",
-        tried.join(", ")
-    )))
-}
 
 struct Process {
     child: Child,
@@ -139,11 +68,6 @@ impl NativeZ3 {
         };
         z.start()?;
         Ok(z)
-    }
-
-    /// [`find_z3`] then [`NativeZ3::new`].
-    pub fn find(explicit: Option<&Path>) -> Result<Self, SolverError> {
-        NativeZ3::new(find_z3(explicit)?)
     }
 
     /// Kill the process and fail the call ([`SolverError::Crashed`]) when an answer takes
@@ -233,10 +157,7 @@ impl NativeZ3 {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| {
-                SolverError::Unavailable(format!(
-                    "cannot run {}: {e}; {INSTALL_HINT}",
-                    self.path.display()
-                ))
+                SolverError::Unavailable(format!("cannot run {}: {e}", self.path.display()))
             })?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())

@@ -1,26 +1,36 @@
 //! Integration tests against a real `z3 -in` (the PyPI z3-solver 5.4.1 binary).
 //!
-//! The solver is found like the CLI finds it (`CFP_Z3`, `target/tools/z3/bin/z3`, `PATH`);
-//! when there is none these tests FAIL with the install hint (`cargo xtask setup-z3`).
+//! The solver is `$CFP_Z3` (set by `cargo xtask test`), else the copy `cargo xtask setup-z3`
+//! installs in `target/tools/z3/bin/z3`; when there is none these tests FAIL with that hint.
 
 use cfp_smt::answer::{check_errors, parse_check_sat};
-use cfp_smt::native::INSTALL_HINT;
 use cfp_smt::{
-    block_on, find_z3, CheckSat, HornAnswer, HornClause, HornSystem, NativeZ3, Op, Session,
-    SessionOptions, SolverError, Sort, Term, Value, Want,
+    block_on, CheckSat, HornAnswer, HornClause, HornSystem, NativeZ3, Op, Session, SessionOptions,
+    SolverError, Sort, Term, Value, Want,
 };
-use std::path::Path;
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn z3_path() -> PathBuf {
+    std::env::var_os("CFP_Z3")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tools/z3/bin/z3")
+        })
+}
 
 fn z3() -> NativeZ3 {
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tools/z3/bin/z3");
-    let explicit = (std::env::var_os("CFP_Z3").is_none() && local.is_file()).then_some(local);
-    match NativeZ3::find(explicit.as_deref()) {
+    let path = z3_path();
+    match NativeZ3::new(&path) {
         Ok(mut z) => {
             z.set_deadline(Some(Duration::from_secs(60)));
             z
         }
-        Err(e) => panic!("z3 is needed for these tests: {e}"),
+        Err(e) => panic!(
+            "z3 is needed for these tests (run `cargo xtask setup-z3` or set CFP_Z3): {} {e}",
+            path.display()
+        ),
     }
 }
 
@@ -338,7 +348,6 @@ fn timeout_gives_unknown() {
         app(Op::Gt, vec![z.clone(), Term::int(1)]),
         Term::eq(app(Op::Add, vec![cube(&x), cube(&y)]), cube(&z)),
     ]);
-    let started = Instant::now();
     let r = block_on(s.check(
         &[(None, fermat.clone())],
         Want {
@@ -352,7 +361,6 @@ fn timeout_gives_unknown() {
         "{r:?}"
     );
     assert_eq!(r.model, None);
-    assert!(started.elapsed() < Duration::from_secs(10));
     // Unknown answers are not memoised.
     let b = block_on(s.check_batch(&[fermat.clone(), fermat])).unwrap();
     assert!(matches!(&b[0], CheckSat::Unknown(_)) && b[0] == b[1]);
@@ -384,11 +392,10 @@ fn dead_process_is_restarted() {
 }
 
 #[test]
-fn missing_solver_error_names_the_fix() {
-    let err = find_z3(Some(Path::new("/nonexistent/z3"))).unwrap_err();
+fn a_missing_executable_is_unavailable() {
+    let err = NativeZ3::new("/nonexistent/z3").err().expect("no such z3");
     let SolverError::Unavailable(msg) = err else {
         panic!("{err:?}")
     };
-    assert!(msg.contains("/nonexistent/z3") && msg.contains("cargo xtask setup-z3"));
-    assert!(INSTALL_HINT.contains("CFP_Z3"));
+    assert!(msg.contains("/nonexistent/z3"), "{msg}");
 }

@@ -1,4 +1,4 @@
-// Build target/browser-stub/: the harness stub page, the gallery of static/examples with
+// Build target/browser-stub/: the harness stub page, the gallery (static/examples/index.json) with
 // the native verdicts as the stub's answers, and a dummy z3-built.wasm.
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,11 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 cpSync(join(root, 'tests/browser/stub/index.html'), join(out, 'index.html'));
 cpSync(join(root, 'static/examples'), join(out, 'examples'), { recursive: true });
+// The gallery's programs and specs are the corpus's own files (as `cargo xtask dist` copies them).
+for (const e of JSON.parse(readFileSync(join(root, 'static/examples/index.json'), 'utf8'))) {
+  cpSync(join(root, 'tests/check', e.program), join(out, 'examples', e.program));
+  cpSync(join(root, 'tests/specs', e.spec), join(out, 'examples', e.spec));
+}
 // The real z3-solver build and bridge when installed (for the z3-bridge-stress check);
 // otherwise a dummy wasm that the stub only fetches.
 const z3 = join(root, 'web/node_modules/z3-solver/build');

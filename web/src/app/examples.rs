@@ -1,5 +1,9 @@
 //! The examples gallery: `static/examples/index.json` and the files it names, embedded
 //! at compile time (no fetch, so the gallery works before anything else loads).
+//!
+//! The programs and specs are the verdict corpus's own files (`tests/check/*.java`,
+//! `tests/specs/*.cfg`), so the gallery cannot drift from what the tests check; `cargo
+//! xtask dist` copies the same files into `dist/examples/`.
 
 use serde::Deserialize;
 
@@ -10,9 +14,9 @@ pub struct ExampleEntry {
     pub id: String,
     /// Shown in the select.
     pub title: String,
-    /// Program file name in `static/examples/`.
+    /// Program file name in `tests/check/`.
     pub program: String,
-    /// Spec file name in `static/examples/`.
+    /// Spec file name in `tests/specs/`.
     pub spec: String,
     /// `verified` or `violation`.
     pub expected: String,
@@ -35,71 +39,65 @@ const INDEX: &str = include_str!("../../../static/examples/index.json");
 const FILES: &[(&str, &str)] = &[
     (
         "01-paper-fig2.java",
-        include_str!("../../../static/examples/01-paper-fig2.java"),
+        include_str!("../../../tests/check/01-paper-fig2.java"),
     ),
     (
         "02-paper-fig2-double-acquire.java",
-        include_str!("../../../static/examples/02-paper-fig2-double-acquire.java"),
+        include_str!("../../../tests/check/02-paper-fig2-double-acquire.java"),
     ),
     (
         "24-try-finally.java",
-        include_str!("../../../static/examples/24-try-finally.java"),
+        include_str!("../../../tests/check/24-try-finally.java"),
     ),
     (
         "25-early-return-bug.java",
-        include_str!("../../../static/examples/25-early-return-bug.java"),
+        include_str!("../../../tests/check/25-early-return-bug.java"),
     ),
     (
         "26-wakelock-refcounted-ok.java",
-        include_str!("../../../static/examples/26-wakelock-refcounted-ok.java"),
+        include_str!("../../../tests/check/26-wakelock-refcounted-ok.java"),
     ),
     (
         "27-wakelock-refcounted-bug.java",
-        include_str!("../../../static/examples/27-wakelock-refcounted-bug.java"),
+        include_str!("../../../tests/check/27-wakelock-refcounted-bug.java"),
     ),
     (
         "28-wakelock-nonrefcounted-ok.java",
-        include_str!("../../../static/examples/28-wakelock-nonrefcounted-ok.java"),
+        include_str!("../../../tests/check/28-wakelock-nonrefcounted-ok.java"),
     ),
     (
         "29-wakelock-nonrefcounted-bug.java",
-        include_str!("../../../static/examples/29-wakelock-nonrefcounted-bug.java"),
+        include_str!("../../../tests/check/29-wakelock-nonrefcounted-bug.java"),
     ),
     (
         "30-canvas-balanced.java",
-        include_str!("../../../static/examples/30-canvas-balanced.java"),
+        include_str!("../../../tests/check/30-canvas-balanced.java"),
     ),
     (
         "32-canvas-double-restore.java",
-        include_str!("../../../static/examples/32-canvas-double-restore.java"),
+        include_str!("../../../tests/check/32-canvas-double-restore.java"),
     ),
     (
         "33-json-nested.java",
-        include_str!("../../../static/examples/33-json-nested.java"),
+        include_str!("../../../tests/check/33-json-nested.java"),
     ),
     (
         "34-json-missing-end.java",
-        include_str!("../../../static/examples/34-json-missing-end.java"),
+        include_str!("../../../tests/check/34-json-missing-end.java"),
     ),
     (
         "lock-paper.cfg",
-        include_str!("../../../static/examples/lock-paper.cfg"),
+        include_str!("../../../tests/specs/lock-paper.cfg"),
     ),
-    (
-        "lock.cfg",
-        include_str!("../../../static/examples/lock.cfg"),
-    ),
+    ("lock.cfg", include_str!("../../../tests/specs/lock.cfg")),
     (
         "canvas.cfg",
-        include_str!("../../../static/examples/canvas.cfg"),
+        include_str!("../../../tests/specs/canvas.cfg"),
     ),
-    (
-        "json.cfg",
-        include_str!("../../../static/examples/json.cfg"),
-    ),
+    ("json.cfg", include_str!("../../../tests/specs/json.cfg")),
     (
         "wakelock.cfg",
-        include_str!("../../../static/examples/wakelock.cfg"),
+        include_str!("../../../tests/specs/wakelock.cfg"),
     ),
 ];
 

@@ -1,49 +1,55 @@
 //! `cfp cfa PROGRAM --spec SPEC [--dot]`: the (instrumented) control-flow automata.
 
+use crate::error::{CliError, Exit};
 use crate::input::SourceFile;
-use crate::EXIT_BAD_INPUT;
+use crate::output::print_stdout;
 use cfp_core::LowerOptions;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `cfp cfa`.
+#[derive(clap::Args, Debug)]
 pub struct CfaArgs {
-    /// The program file.
+    /// The program (Java subset).
     pub program: PathBuf,
-    /// The spec file.
+    /// The API protocol.
+    #[arg(long)]
     pub spec: PathBuf,
-    /// DOT instead of text.
+    /// Print Graphviz DOT instead of text.
+    #[arg(long)]
     pub dot: bool,
-    /// Entry method name.
+    /// Entry method (default: `main`).
+    #[arg(long)]
     pub entry: Option<String>,
-    /// Apply the wildcard instrumentation.
-    pub instrument: bool,
+    /// Show the CFAs before instrumentation (API calls not yet split by wildcard guards).
+    #[arg(long)]
+    pub no_instrument: bool,
 }
 
-/// Run `cfp cfa`: exit 0 with the CFAs on stdout, or 3 with diagnostics on stderr.
-pub fn run(args: &CfaArgs) -> u8 {
-    let Some((program, spec)) = load(&args.program, &args.spec) else {
-        return EXIT_BAD_INPUT;
-    };
+/// Run `cfp cfa`: the CFAs on stdout, or diagnostics on stderr and an error.
+pub fn run(args: &CfaArgs) -> Result<Exit, CliError> {
+    let (program, spec) = load(&args.program, &args.spec)?;
     let opts = LowerOptions {
         entry: args.entry.clone(),
     };
     let (lowered, diags) = cfp_core::lower_program(&program.parsed.tree, &spec.parsed.tree, &opts);
-    let has_errors = program.file.report(&diags);
-    let Some(lowered) = lowered.filter(|_| !has_errors) else {
-        return EXIT_BAD_INPUT;
+    program.file.require_no_errors(&diags)?;
+    let Some(lowered) = lowered else {
+        return Err(CliError::Invalid {
+            files: vec![program.file.name.clone()],
+        });
     };
-    let shown = if args.instrument {
-        cfp_core::instrument(&lowered)
-    } else {
+    let shown = if args.no_instrument {
         lowered
+    } else {
+        cfp_core::instrument(&lowered)
     };
     let out = if args.dot {
         cfp_core::render_dot(&shown, &program.file.text)
     } else {
         cfp_core::render_text(&shown, &program.file.text)
     };
-    print!("{out}");
-    0
+    print_stdout(&out)?;
+    Ok(Exit::Ok)
 }
 
 /// A source file and its parse.
@@ -55,32 +61,33 @@ pub struct Loaded<T> {
 }
 
 /// Read and parse a program and a protocol spec, reporting every syntax and spec
-/// diagnostic; `None` when either has an error.
+/// diagnostic of both; an error when either cannot be read or has an error.
 pub fn load(
-    program: &std::path::Path,
-    spec: &std::path::Path,
-) -> Option<(
-    Loaded<cfp_syntax::ast::CompilationUnit>,
-    Loaded<cfp_syntax::spec_ast::Spec>,
-)> {
-    let read = |p: &std::path::Path| match SourceFile::read(p) {
-        Ok(f) => Some(f),
-        Err(e) => {
-            eprintln!("{e}");
-            None
-        }
-    };
-    let (program_file, spec_file) = (read(program), read(spec));
-    let (program_file, spec_file) = (program_file?, spec_file?);
+    program: &Path,
+    spec: &Path,
+) -> Result<
+    (
+        Loaded<cfp_syntax::ast::CompilationUnit>,
+        Loaded<cfp_syntax::spec_ast::Spec>,
+    ),
+    CliError,
+> {
+    let program_file = SourceFile::read(program)?;
+    let spec_file = SourceFile::read(spec)?;
     let spec_parsed = cfp_syntax::parse_spec(&spec_file.text);
     let spec_diags = cfp_syntax::spec_diagnostics(&spec_parsed, cfp_syntax::SpecUse::Protocol);
     let spec_bad = spec_file.report(&spec_diags);
     let program_parsed = cfp_syntax::parse_program(&program_file.text);
     let program_bad = program_file.report(&program_parsed.diagnostics);
-    if spec_bad || program_bad {
-        return None;
+    let files: Vec<String> = [(&program_file, program_bad), (&spec_file, spec_bad)]
+        .into_iter()
+        .filter(|(_, bad)| *bad)
+        .map(|(f, _)| f.name.clone())
+        .collect();
+    if !files.is_empty() {
+        return Err(CliError::Invalid { files });
     }
-    Some((
+    Ok((
         Loaded {
             file: program_file,
             parsed: program_parsed,

@@ -2,7 +2,7 @@
 //!
 //! Exit codes: 0 verified, 1 violation, 2 unknown (budget, timeout, undecided), 3 bad input
 //! (diagnostics on stderr as `file:line:col: message`; also a missing z3, with the install
-//! hint).
+//! hint, and an unwritable `--record`).
 //!
 //! `--json` prints exactly one object, fields in this order:
 //! ```text
@@ -11,7 +11,8 @@
 //!  "counterexample": {"word": [...], "trace": [{"line": L, "text": "...", "depth": D}, ...],
 //!                     "values": {...}, "derivation": "...",
 //!                     "replay": {"edges": [[method, edge], ...], "globals": [...]}},  // violation
-//!  "reason": "...", "report": {"ruled_out": [...], "frontier": "..."},                // unknown
+//!  "reason": "...", "reason_kind": "budget|timeout|cancelled|solver|approximation|undecided",
+//!  "report": {"ruled_out": [...], "frontier": "..."},                                 // unknown
 //!  "stats": {"steps", "refinements", "total_predicates", "predicates_per_block_avg",
 //!            "predicates_per_block_max", "inclusion_queries", "inclusion_steps",
 //!            "smt_queries", "smt_scripts", "smt_cache_hits",
@@ -37,8 +38,9 @@
 //! step (parallel to `events`).
 
 use crate::commands::cfa::load;
+use crate::error::{CliError, Exit};
 use crate::input::SourceFile;
-use crate::EXIT_BAD_INPUT;
+use crate::output::print_stdout;
 use cfp_core::check::{CheckOptions, CheckStats, Checker, Event, TraceLine, Verdict};
 use cfp_core::report_json::{ResultJson, StatsJson, TimingsMs};
 use cfp_core::LowerOptions;
@@ -48,69 +50,48 @@ use cfp_smt::{Solver, SolverError};
 use serde::Serialize;
 use std::cell::Cell;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// Arguments of `cfp check`.
+#[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// The program.
+    /// The program (Java subset).
     pub program: PathBuf,
-    /// The protocol spec.
+    /// The API protocol.
+    #[arg(long)]
     pub spec: PathBuf,
-    /// One JSON object on stdout instead of text.
+    /// Print one JSON object: verdict, iterations, counterexample, reason, stats.
+    #[arg(long)]
     pub json: bool,
-    /// CEGAR iteration budget (driver default when `None`).
+    /// Budget of CEGAR iterations before answering `unknown`.
+    #[arg(long, value_name = "N")]
     pub max_iterations: Option<u32>,
-    /// Wall-clock limit in seconds.
+    /// Wall-clock limit in seconds before answering `unknown`.
+    #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
-    /// Write the events to this file.
+    /// Write every step of the CEGAR loop to FILE as one JSON document.
+    #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
-    /// Print the statistics (text output).
+    /// Print statistics (iterations, predicates, inclusion and SMT time).
+    #[arg(long)]
     pub stats: bool,
-    /// Entry method.
+    /// Entry method (default: `main`).
+    #[arg(long)]
     pub entry: Option<String>,
-    /// The z3 executable.
+    /// The z3 executable (default: `$CFP_Z3`, then `target/tools/z3/bin/z3`, then PATH).
+    #[arg(long, value_name = "PATH")]
     pub z3: Option<PathBuf>,
-    /// Leave wall-clock times out of every output.
+    /// Leave wall-clock times out of the output and the record (byte-identical reruns).
+    #[arg(long)]
     pub no_timing: bool,
 }
 
-/// Why `cfp check` could not run (exit 3) or write its output.
-#[derive(Debug, thiserror::Error)]
-pub enum CheckError {
-    /// `--timeout` is not a positive, finite number of seconds.
-    #[error("cfp check: --timeout must be a positive number of seconds, got {0}")]
-    BadTimeout(f64),
-    /// z3 is missing or does not start.
-    #[error("cfp check: {0}")]
-    Solver(#[from] SolverError),
-    /// The record file could not be written.
-    #[error("cfp check: cannot write the record {path}: {source}")]
-    Record {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// Serialisation failed (a bug).
-    #[error("cfp check: cannot print JSON: {0}")]
-    Json(#[from] serde_json::Error),
-}
-
-/// Run `cfp check`; returns the exit code.
-pub fn run(args: &CheckArgs) -> u8 {
-    let timeout = match validate_timeout(args.timeout) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let Some((program, spec)) = load(&args.program, &args.spec) else {
-        return EXIT_BAD_INPUT;
-    };
+/// Run `cfp check`: the verdict's exit code, or an error for bad input or environment.
+pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
+    let timeout = validate_timeout(args.timeout)?;
+    let (program, spec) = load(&args.program, &args.spec)?;
     let lower = LowerOptions {
         entry: args.entry.clone(),
     };
@@ -120,22 +101,20 @@ pub fn run(args: &CheckArgs) -> u8 {
             p
         }
         Err(cfp_core::FrontEndError::Invalid(diags)) => {
-            program.file.report(&diags);
-            return EXIT_BAD_INPUT;
+            program.file.require_no_errors(&diags)?;
+            return Err(CliError::Invalid {
+                files: vec![program.file.name.clone()],
+            });
         }
     };
     let spec_grammar = cfp_grammar::Grammar::from_spec(&spec.parsed.tree);
-    let solver = match NativeZ3::find(args.z3.as_deref()) {
-        Ok(mut z) => {
-            // Large batches of independent queries go to up to 4 z3 processes at once.
-            z.set_parallelism(std::thread::available_parallelism().map_or(1, |n| n.get().min(4)));
-            TimedSolver::new(z)
-        }
-        Err(e) => {
-            eprintln!("{}", CheckError::Solver(e));
-            return EXIT_BAD_INPUT;
-        }
-    };
+    let mut z3 = crate::z3::start_z3(args.z3.as_deref())?;
+    // Large batches of independent queries go to up to 4 z3 processes at once.
+    z3.set_parallelism(std::thread::available_parallelism().map_or(1, |n| n.get().min(4)));
+    // The record is written after the run: refuse an unwritable path before spending it.
+    if let Some(path) = &args.record {
+        probe_writable(path)?;
+    }
 
     let mut opts = CheckOptions::default();
     if let Some(n) = args.max_iterations {
@@ -150,22 +129,19 @@ pub fn run(args: &CheckArgs) -> u8 {
         entry: args.entry.clone(),
         timeout_secs: args.timeout,
     };
-    let mut outcome = drive(
+    let outcome = drive(
         lowered,
         &program.file.text,
         spec_grammar,
         opts,
-        solver,
+        TimedSolver::new(z3),
         timeout,
     );
-    if let (Some(t), Verdict::Unknown { reason, .. }) = (timeout, &outcome.verdict) {
-        if outcome.total >= t {
-            outcome.timeout_note = Some(format!(
-                "timeout of {} s reached: {reason}",
-                t.as_secs_f64()
-            ));
-        }
-    }
+    // The host's deadline, when it is what ended an unknown run.
+    let timed_out = match (timeout, &outcome.verdict) {
+        (Some(t), Verdict::Unknown { .. }) if outcome.total >= t => Some(t.as_secs_f64()),
+        _ => None,
+    };
 
     let timings = (!args.no_timing).then(|| TimingsMs {
         total: ms(outcome.total),
@@ -173,8 +149,7 @@ pub fn run(args: &CheckArgs) -> u8 {
         smt: ms(outcome.smt),
     });
     let stats = StatsJson::new(&outcome.stats, timings);
-    let note = outcome.timeout_note.as_deref();
-    let result = ResultJson::new(&outcome.verdict, note, stats);
+    let result = ResultJson::new(&outcome.verdict, timed_out, stats);
 
     if let Some(path) = &args.record {
         let record = RecordFile {
@@ -189,49 +164,41 @@ pub fn run(args: &CheckArgs) -> u8 {
                 step_ms: outcome.step_times.iter().map(|d| ms(*d)).collect(),
             }),
         };
-        if let Err(e) = write_record(path, &record) {
-            eprintln!("{e}");
-            return EXIT_BAD_INPUT;
-        }
+        write_record(path, &record)?;
     }
 
     let text = if args.json {
-        match serde_json::to_string(&result) {
-            Ok(t) => t + "\n",
-            Err(e) => {
-                eprintln!("{}", CheckError::Json(e));
-                return 101;
-            }
-        }
+        serde_json::to_string(&result)? + "\n"
     } else {
         render_text(
             &outcome.verdict,
-            note,
+            result.reason.as_deref(),
             &program.file,
             args.stats.then_some(&result.stats),
         )
     };
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("cfp check: cannot write the result: {e}");
-        }
-    }
-    match outcome.verdict {
-        Verdict::Verified { .. } => 0,
-        Verdict::Violation { .. } => 1,
-        Verdict::Unknown { .. } => 2,
-    }
+    print_stdout(&text)?;
+    Ok(match outcome.verdict {
+        Verdict::Verified { .. } => Exit::Ok,
+        Verdict::Violation { .. } => Exit::Violation,
+        Verdict::Unknown { .. } => Exit::Unknown,
+    })
 }
 
-fn validate_timeout(t: Option<f64>) -> Result<Option<Duration>, CheckError> {
+/// `--timeout` as a duration: a positive, finite number of seconds.
+pub fn validate_timeout(t: Option<f64>) -> Result<Option<Duration>, CliError> {
     match t {
         None => Ok(None),
         Some(s) => Duration::try_from_secs_f64(s)
             .ok()
             .filter(|d| !d.is_zero())
             .map(Some)
-            .ok_or(CheckError::BadTimeout(s)),
+            .ok_or_else(|| {
+                CliError::bad_option(
+                    "--timeout",
+                    format!("must be a positive number of seconds, got {s}"),
+                )
+            }),
     }
 }
 
@@ -242,13 +209,32 @@ fn ms(d: Duration) -> f64 {
 /// The record document as `cfp check` writes it: typed events, result and timings.
 type Record<'a> = RecordFile<&'a Event, &'a ResultJson<'a>, TimingsJson>;
 
-fn write_record(path: &Path, record: &Record<'_>) -> Result<(), CheckError> {
+fn write_record(path: &Path, record: &Record<'_>) -> Result<(), CliError> {
     let mut text = serde_json::to_string_pretty(record)?;
     text.push('\n');
-    std::fs::write(path, text).map_err(|source| CheckError::Record {
+    std::fs::write(path, text).map_err(|source| record_error(path, source))
+}
+
+fn record_error(path: &Path, source: std::io::Error) -> CliError {
+    CliError::Write {
+        what: "the record",
         path: path.to_path_buf(),
         source,
-    })
+    }
+}
+
+/// Fail early when `path` cannot be created or written (an existing file is left as is).
+fn probe_writable(path: &Path) -> Result<(), CliError> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|source| record_error(path, source))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 /// A solver wrapper that adds the time spent in the solver to a shared clock (the
@@ -316,8 +302,6 @@ struct Outcome {
     /// Wall-clock time outside the solver: grammar construction and inclusion checks.
     outside_smt: Duration,
     smt: Duration,
-    /// The reason to show instead of the driver's when the host's deadline passed.
-    timeout_note: Option<String>,
 }
 
 /// Run the CEGAR loop step by step, timing each step and stopping at the deadline.
@@ -377,7 +361,6 @@ fn drive(
         total,
         outside_smt,
         smt,
-        timeout_note: None,
     }
 }
 
@@ -413,7 +396,7 @@ fn trace_line(t: &TraceLine, file: &SourceFile) -> String {
 
 fn render_text(
     v: &Verdict,
-    note: Option<&str>,
+    reason_text: Option<&str>,
     file: &SourceFile,
     stats: Option<&StatsJson>,
 ) -> String {
@@ -450,7 +433,7 @@ fn render_text(
             reason,
             report,
         } => {
-            let reason = note.map_or_else(|| reason.to_string(), String::from);
+            let reason = reason_text.map_or_else(|| reason.to_string(), String::from);
             let _ = writeln!(out, "UNKNOWN after {iterations} iteration(s): {reason}");
             if report.ruled_out.is_empty() {
                 let _ = writeln!(out, "ruled out: nothing yet");

@@ -12,7 +12,7 @@
 //! ```text
 //! {"result": "included" | "not-included" | "unknown",
 //!  "counterexample": {"length": N, "word": ["$1.lock()", ...], "derivation": TREE},  // not-included only
-//!  "reason": "...",                                                                  // unknown only
+//!  "reason": "...", "reason_kind": "budget|timeout|undecided",                       // unknown only
 //!  "certificate": {...},                                                             // included only
 //!  "stats": {"steps": N, "time_ms": T}}
 //! ```
@@ -20,72 +20,56 @@
 //! per right-hand-side symbol: a terminal as its spec spelling (`"$1.lock()"`), a
 //! nonterminal as its subtree. ε-productions print as `"F8 -> ε"` with no children.
 
+use crate::commands::check::validate_timeout;
+use crate::error::{CliError, Exit};
 use crate::input::SourceFile;
-use crate::EXIT_BAD_INPUT;
+use crate::output::print_stdout;
+use cfp_core::check::ReasonKind;
 use cfp_grammar::{
     check_inclusion, Certificate, Derivation, DerivationChild, Grammar, InclusionOptions,
     InclusionResult, Progress, UnknownReason,
 };
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Read the clock on every this many progress reports (one report per engine step).
 const CLOCK_EVERY: u64 = 256;
 
-/// Exit code: L(G) ⊆ L(S).
-pub const EXIT_INCLUDED: u8 = 0;
-/// Exit code: a word of L(G) \ L(S) was found.
-pub const EXIT_NOT_INCLUDED: u8 = 1;
-/// Exit code: undecided within the budget.
-pub const EXIT_UNKNOWN: u8 = 2;
-
 /// Arguments of `cfp include`.
+#[derive(clap::Args, Debug)]
 pub struct IncludeArgs {
-    /// The grammar G (a program abstraction, or any grammar in the spec syntax).
+    /// The grammar G, in the spec syntax (wildcard declarations optional).
     pub grammar: PathBuf,
     /// The spec S.
+    #[arg(long)]
     pub spec: PathBuf,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object: result, counterexample, reason, certificate, stats.
+    #[arg(long)]
     pub json: bool,
-    /// Saturation step budget (engine default when `None`).
+    /// Budget of engine steps before answering `unknown`.
+    #[arg(long, value_name = "N")]
     pub max_steps: Option<u64>,
-    /// Wall-clock limit in seconds.
+    /// Wall-clock limit in seconds before answering `unknown`.
+    #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
-    /// Leave the wall-clock time out of the output (byte-identical reruns).
+    /// Leave the wall-clock time out of the output, so reruns print identical bytes.
+    #[arg(long)]
     pub no_timing: bool,
 }
 
-/// Why `cfp include` could not start the check (exit 3).
-#[derive(Debug, thiserror::Error)]
-pub enum IncludeError {
-    /// `--timeout` is negative, zero, not finite or absurdly large.
-    #[error("cfp include: --timeout must be a positive number of seconds, got {0}")]
-    BadTimeout(f64),
-    /// `--max-steps 0` would answer `unknown` without looking.
-    #[error("cfp include: --max-steps must be at least 1")]
-    ZeroSteps,
-}
-
-/// Run `cfp include`; returns the exit code.
-pub fn run(args: &IncludeArgs) -> u8 {
-    let timeout = match validate(args) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let (g_file, s_file) = (
+/// Run `cfp include`: the answer's exit code, or an error for bad input.
+pub fn run(args: &IncludeArgs) -> Result<Exit, CliError> {
+    if args.max_steps == Some(0) {
+        return Err(CliError::bad_option("--max-steps", "must be at least 1"));
+    }
+    let timeout = validate_timeout(args.timeout)?;
+    let (g, s) = CliError::both(
         load(&args.grammar, Role::Grammar),
         load(&args.spec, Role::Spec),
-    );
-    let (Some(g), Some(s)) = (g_file, s_file) else {
-        return EXIT_BAD_INPUT;
-    };
+    )?;
 
     let mut opts = InclusionOptions::default();
     if let Some(n) = args.max_steps {
@@ -130,49 +114,40 @@ pub fn run(args: &IncludeArgs) -> u8 {
     let reason = match &result {
         InclusionResult::Unknown(r @ UnknownReason::Stopped { .. }) if timed_out => {
             let secs = timeout.map_or(0.0, |t| t.as_secs_f64());
-            Some(format!("timeout of {secs} s reached: {r}"))
+            Some((
+                format!("timeout of {secs} s reached: {r}"),
+                ReasonKind::Timeout,
+            ))
         }
-        InclusionResult::Unknown(r) => Some(r.to_string()),
+        InclusionResult::Unknown(r) => Some((r.to_string(), reason_kind(r))),
         _ => None,
     };
 
     let text = if args.json {
-        let report = JsonReport::new(&g, &result, reason, stats);
-        match serde_json::to_string(&report) {
-            Ok(text) => text + "\n",
-            Err(e) => {
-                eprintln!("cfp include: cannot print the result as JSON: {e}");
-                return 101;
-            }
-        }
+        let report = JsonReport::new(&g, &result, reason.clone(), stats);
+        serde_json::to_string(&report)? + "\n"
     } else {
-        render_text(&g, &result, reason.as_deref(), &stats)
+        render_text(
+            &g,
+            &result,
+            reason.as_ref().map(|(r, _)| r.as_str()),
+            &stats,
+        )
     };
-    // A closed pipe (`cfp include … | head`) is not an error of ours: the exit code stays.
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("cfp include: cannot write the result: {e}");
-        }
-    }
-    match result {
-        InclusionResult::Included(_) => EXIT_INCLUDED,
-        InclusionResult::NotIncluded(_) => EXIT_NOT_INCLUDED,
-        InclusionResult::Unknown(_) => EXIT_UNKNOWN,
-    }
+    print_stdout(&text)?;
+    Ok(match result {
+        InclusionResult::Included(_) => Exit::Ok,
+        InclusionResult::NotIncluded(_) => Exit::Violation,
+        InclusionResult::Unknown(_) => Exit::Unknown,
+    })
 }
 
-fn validate(args: &IncludeArgs) -> Result<Option<Duration>, IncludeError> {
-    if args.max_steps == Some(0) {
-        return Err(IncludeError::ZeroSteps);
-    }
-    match args.timeout {
-        None => Ok(None),
-        Some(t) => Duration::try_from_secs_f64(t)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .map(Some)
-            .ok_or(IncludeError::BadTimeout(t)),
+/// The class of an engine's `unknown`.
+fn reason_kind(r: &UnknownReason) -> ReasonKind {
+    match r {
+        UnknownReason::StepBudget { .. } => ReasonKind::Budget,
+        UnknownReason::Stopped { .. } => ReasonKind::Cancelled,
+        _ => ReasonKind::Undecided,
     }
 }
 
@@ -186,15 +161,9 @@ enum Role {
     Spec,
 }
 
-/// Read, parse and check one grammar file, printing its diagnostics; `None` on errors.
-fn load(path: &Path, role: Role) -> Option<Grammar> {
-    let file = match SourceFile::read(path) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("{e}");
-            return None;
-        }
-    };
+/// Read, parse and check one grammar file, printing its diagnostics.
+fn load(path: &Path, role: Role) -> Result<Grammar, CliError> {
+    let file = SourceFile::read(path)?;
     let parsed = cfp_syntax::parse_spec(&file.text);
     let usage = if role == Role::Spec && !parsed.tree.wildcards.is_empty() {
         cfp_syntax::SpecUse::Protocol
@@ -202,10 +171,8 @@ fn load(path: &Path, role: Role) -> Option<Grammar> {
         cfp_syntax::SpecUse::Grammar
     };
     let diags = cfp_syntax::spec_diagnostics(&parsed, usage);
-    if file.report(&diags) {
-        return None;
-    }
-    Some(Grammar::from_spec(&parsed.tree))
+    file.require_no_errors(&diags)?;
+    Ok(Grammar::from_spec(&parsed.tree))
 }
 
 /// Counters of one run.
@@ -226,6 +193,8 @@ struct JsonReport<'a> {
     counterexample: Option<CounterexampleJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason_kind: Option<ReasonKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     certificate: Option<&'a Certificate>,
     stats: Stats,
@@ -259,7 +228,7 @@ impl<'a> JsonReport<'a> {
     fn new(
         g: &Grammar,
         result: &'a InclusionResult,
-        reason: Option<String>,
+        reason: Option<(String, ReasonKind)>,
         stats: Stats,
     ) -> JsonReport<'a> {
         let (name, counterexample, certificate) = match result {
@@ -278,7 +247,8 @@ impl<'a> JsonReport<'a> {
         JsonReport {
             result: name,
             counterexample,
-            reason,
+            reason_kind: reason.as_ref().map(|(_, k)| *k),
+            reason: reason.map(|(r, _)| r),
             certificate,
             stats,
         }

@@ -1,27 +1,48 @@
 //! `cfp parse FILE...`: diagnostics only.
 
+use crate::error::{CliError, Exit};
 use crate::input::{guess_lang, Lang, SourceFile};
-use crate::EXIT_BAD_INPUT;
+use crate::output::print_stdout;
 use cfp_syntax::{has_errors, Diagnostic};
 use std::path::PathBuf;
 
-/// Parse each file and print its diagnostics; exit 0 when no file has an error, else 3.
-pub fn run(files: &[PathBuf], lang: Option<Lang>, json: bool) -> u8 {
-    let mut failed = false;
+/// Arguments of `cfp parse`.
+#[derive(clap::Args, Debug)]
+pub struct ParseArgs {
+    /// Files to parse.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Force the language instead of guessing it from the file extension.
+    #[arg(long, value_enum)]
+    pub lang: Option<Lang>,
+    /// Print diagnostics as JSON on stdout (line, column, end, severity, code, message).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parse each file and print its diagnostics: [`Exit::Ok`] when no file has an error,
+/// else [`CliError::Invalid`] naming the files with errors. An unreadable file is reported
+/// and the others are still parsed.
+pub fn run(args: &ParseArgs) -> Result<Exit, CliError> {
+    let mut bad: Vec<String> = Vec::new();
+    let mut unreadable: Option<CliError> = None;
     let mut reports = Vec::new();
-    for path in files {
+    for path in &args.files {
         let file = match SourceFile::read(path) {
             Ok(f) => f,
             Err(e) => {
-                eprintln!("{e}");
-                failed = true;
+                if let Some(earlier) = unreadable.replace(e) {
+                    eprintln!("cfp parse: {earlier}");
+                }
                 continue;
             }
         };
-        let lang = lang.unwrap_or_else(|| guess_lang(path, &file.text));
+        let lang = args.lang.unwrap_or_else(|| guess_lang(path, &file.text));
         let diags = diagnostics_of(&file.text, lang);
-        failed |= has_errors(&diags);
-        if json {
+        if has_errors(&diags) {
+            bad.push(file.name.clone());
+        }
+        if args.json {
             let data: Vec<_> = diags
                 .iter()
                 .map(|d| d.to_data(&file.text, &file.index))
@@ -31,13 +52,19 @@ pub fn run(files: &[PathBuf], lang: Option<Lang>, json: bool) -> u8 {
             file.report(&diags);
         }
     }
-    if json {
-        println!("{}", serde_json::Value::Array(reports));
+    if args.json {
+        print_stdout(&format!("{}\n", serde_json::Value::Array(reports)))?;
     }
-    if failed {
-        EXIT_BAD_INPUT
+    if let Some(e) = unreadable {
+        if !bad.is_empty() {
+            eprintln!("cfp parse: {}", CliError::Invalid { files: bad });
+        }
+        return Err(e);
+    }
+    if bad.is_empty() {
+        Ok(Exit::Ok)
     } else {
-        0
+        Err(CliError::Invalid { files: bad })
     }
 }
 

@@ -7,11 +7,12 @@
 //! can replay the run without Z3.
 //!
 //! Exit codes: 0 (also when the link is long: the warning goes to stderr), 3 for a bad or
-//! unreadable record (`path:line:col: message` on stderr) or bad options.
+//! unreadable record (`path:line:col: error: message` on stderr) or bad options.
 
-use crate::input::{InputError, SourceFile};
-use crate::EXIT_BAD_INPUT;
-use cfp_share::{encode_checked, markdown_link, EmbedOptions, RecordError, RecordFile};
+use crate::error::{CliError, Exit};
+use crate::input::SourceFile;
+use crate::output::print_stdout;
+use cfp_share::{encode_checked, markdown_link, EmbedOptions, RecordFile};
 use std::path::{Path, PathBuf};
 
 /// Where `cargo xtask serve` serves the playground.
@@ -51,66 +52,34 @@ pub struct ShareArgs {
     pub title: Option<String>,
 }
 
-/// Why `cfp share` could not make a link (exit 3).
-#[derive(Debug, thiserror::Error)]
-pub enum ShareCmdError {
-    /// The record file could not be read.
-    #[error("{0}")]
-    Read(#[from] InputError),
-    /// The record file is not a usable record.
-    #[error("{path}:{source}")]
-    Record {
-        /// The file, as given.
-        path: String,
-        /// What is wrong, with its line and column.
-        source: RecordError,
-    },
-    /// `--base` is not an http(s) URL without a fragment.
-    #[error(
-        "cfp share: --base must be an http:// or https:// URL without `#` or spaces, got `{0}`"
-    )]
-    BadBase(String),
-    /// `--iteration` or `--start-at` is outside the recorded run.
-    #[error("cfp share: {flag} {value} is out of range: the record has {count} iteration(s), so it must be between 1 and {count}")]
-    IterationOutOfRange {
-        /// The option.
-        flag: &'static str,
-        /// The value given.
-        value: u32,
-        /// Iterations in the record.
-        count: u32,
-    },
-}
-
-/// Run `cfp share`; returns the exit code.
-pub fn run(args: &ShareArgs) -> u8 {
-    match link(args) {
-        Ok(line) => {
-            println!("{line}");
-            0
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            EXIT_BAD_INPUT
-        }
-    }
+/// Run `cfp share`: print the link (warnings go to stderr).
+pub fn run(args: &ShareArgs) -> Result<Exit, CliError> {
+    print_stdout(&(link(args)? + "\n"))?;
+    Ok(Exit::Ok)
 }
 
 /// The line to print (warnings go to stderr).
-fn link(args: &ShareArgs) -> Result<String, ShareCmdError> {
+fn link(args: &ShareArgs) -> Result<String, CliError> {
     check_base(&args.base)?;
     let file = SourceFile::read(&args.record)?;
-    let record = RecordFile::parse(&file.text).map_err(|source| ShareCmdError::Record {
-        path: file.name.clone(),
-        source,
+    let record = RecordFile::parse(&file.text).map_err(|e| {
+        eprintln!(
+            "{}:{}:{}: error: {}",
+            file.name, e.line, e.column, e.message
+        );
+        CliError::Invalid {
+            files: vec![file.name.clone()],
+        }
     })?;
     let count = record.iterations();
     let in_range = |flag: &'static str, value: Option<u32>| match value {
-        Some(v) if v == 0 || v > count => Err(ShareCmdError::IterationOutOfRange {
+        Some(v) if v == 0 || v > count => Err(CliError::bad_option(
             flag,
-            value: v,
-            count,
-        }),
+            format!(
+                "{v} is out of range: the record has {count} iteration(s), so it must be \
+                 between 1 and {count}"
+            ),
+        )),
         _ => Ok(value),
     };
     let mut state = record.share_state();
@@ -151,7 +120,7 @@ fn link(args: &ShareArgs) -> Result<String, ShareCmdError> {
 
 /// `--base` must be an http(s) URL with a host, and no fragment, whitespace or control
 /// characters (the link is printed on one line and pasted as is).
-fn check_base(base: &str) -> Result<(), ShareCmdError> {
+fn check_base(base: &str) -> Result<(), CliError> {
     let rest = base
         .strip_prefix("http://")
         .or_else(|| base.strip_prefix("https://"));
@@ -160,7 +129,10 @@ fn check_base(base: &str) -> Result<(), ShareCmdError> {
     {
         Ok(())
     } else {
-        Err(ShareCmdError::BadBase(base.into()))
+        Err(CliError::bad_option(
+            "--base",
+            format!("must be an http:// or https:// URL without `#` or spaces, got `{base}`"),
+        ))
     }
 }
 

@@ -490,12 +490,14 @@ impl<S: Solver> Checker<S> {
                     result: InclusionOutcome::Unknown,
                     word: None,
                 });
-                let reason = if matches!(r, cfp_grammar::UnknownReason::Stopped { .. }) {
-                    UnknownReason::Stopped
-                } else {
-                    UnknownReason::Inclusion {
-                        detail: r.to_string(),
+                let reason = match r {
+                    cfp_grammar::UnknownReason::Stopped { .. } => UnknownReason::Stopped,
+                    cfp_grammar::UnknownReason::StepBudget { steps } => {
+                        UnknownReason::InclusionBudget { steps }
                     }
+                    other => UnknownReason::Inclusion {
+                        detail: other.to_string(),
+                    },
                 };
                 self.unknown(
                     reason,

@@ -9,10 +9,7 @@ fn repo() -> PathBuf {
 }
 
 fn solver() -> NativeZ3 {
-    match NativeZ3::find(None) {
-        Ok(z) => z,
-        Err(e) => panic!("no z3 for the driver tests: {e}"),
-    }
+    crate::testutil::z3()
 }
 
 struct Case {

@@ -263,7 +263,12 @@ pub enum UnknownReason {
         /// The word.
         word: Vec<String>,
     },
-    /// The inclusion check gave up.
+    /// The inclusion check used its step budget.
+    InclusionBudget {
+        /// Steps done.
+        steps: u64,
+    },
+    /// The inclusion check gave up for another reason (stack bound, spec normal form).
     Inclusion {
         /// Its reason.
         detail: String,
@@ -302,6 +307,10 @@ impl std::fmt::Display for UnknownReason {
                 "refinement did not eliminate the spurious counterexample [{}]",
                 word.join(" ")
             ),
+            UnknownReason::InclusionBudget { steps } => write!(
+                f,
+                "inclusion undecided: the inclusion check used its budget of {steps} steps"
+            ),
             UnknownReason::Inclusion { detail } => write!(f, "inclusion undecided: {detail}"),
             UnknownReason::Solver { detail } => write!(f, "SMT solver failed: {detail}"),
             UnknownReason::Approximations { items } => write!(
@@ -313,6 +322,47 @@ impl std::fmt::Display for UnknownReason {
                 write!(f, "feasibility undecided: {detail}")
             }
             UnknownReason::Internal { detail } => write!(f, "internal error: {detail}"),
+        }
+    }
+}
+
+/// The machine-readable class of an `unknown` (`reason_kind` in `cfp check --json`), beside
+/// the human `reason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReasonKind {
+    /// An iteration or step budget ran out.
+    Budget,
+    /// The host's time limit passed (set by the host; the core cannot tell a timeout from
+    /// a cancellation).
+    Timeout,
+    /// The host asked the run to stop.
+    Cancelled,
+    /// The SMT solver failed or answered `unknown`.
+    Solver,
+    /// No violation was found, but the program model over-approximates the source.
+    Approximation,
+    /// Refinement or inclusion could not decide (repeated counterexample, stack bound,
+    /// internal failure).
+    Undecided,
+}
+
+impl UnknownReason {
+    /// The class of this reason. [`UnknownReason::Stopped`] is [`ReasonKind::Cancelled`];
+    /// a host whose own deadline stopped the run reports [`ReasonKind::Timeout`] instead.
+    pub fn kind(&self) -> ReasonKind {
+        match self {
+            UnknownReason::MaxIterations { .. } | UnknownReason::InclusionBudget { .. } => {
+                ReasonKind::Budget
+            }
+            UnknownReason::Stopped => ReasonKind::Cancelled,
+            UnknownReason::Solver { .. } | UnknownReason::FeasibilityUnknown { .. } => {
+                ReasonKind::Solver
+            }
+            UnknownReason::Approximations { .. } => ReasonKind::Approximation,
+            UnknownReason::RepeatedCounterexample { .. }
+            | UnknownReason::Inclusion { .. }
+            | UnknownReason::Internal { .. } => ReasonKind::Undecided,
         }
     }
 }

@@ -3,10 +3,9 @@
 use super::*;
 use crate::state::{EmbedOptions, Recording, ShareOptions};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
-fn examples_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../static/examples")
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 #[derive(Deserialize)]
@@ -15,15 +14,18 @@ struct GalleryEntry {
     spec: String,
 }
 
+/// The playground's gallery (`static/examples/index.json`, whose files are the corpus's).
 fn gallery() -> Vec<ShareState> {
-    let dir = examples_dir();
-    let index = std::fs::read_to_string(dir.join("index.json")).expect("index.json");
+    let root = workspace();
+    let index =
+        std::fs::read_to_string(root.join("static/examples/index.json")).expect("index.json");
     let entries: Vec<GalleryEntry> = serde_json::from_str(&index).expect("index.json parses");
     entries
         .iter()
         .map(|e| ShareState {
-            program: std::fs::read_to_string(dir.join(&e.program)).expect("program"),
-            spec: std::fs::read_to_string(dir.join(&e.spec)).expect("spec"),
+            program: std::fs::read_to_string(root.join("tests/check").join(&e.program))
+                .expect("program"),
+            spec: std::fs::read_to_string(root.join("tests/specs").join(&e.spec)).expect("spec"),
             ..ShareState::default()
         })
         .collect()
@@ -123,11 +125,10 @@ fn hostile_markup_survives_as_plain_text() {
 }
 
 #[test]
-fn deflate_bomb_is_refused_quickly() {
+fn deflate_bombs_are_refused() {
     let zeros = vec![0u8; 50 * 1024 * 1024];
     let bomb = miniz_oxide::deflate::compress_to_vec(&zeros, 9);
     drop(zeros);
-    let start = Instant::now();
     assert_eq!(
         inflate_bounded(&bomb, MAX_INFLATED),
         Err(ShareError::TooLarge { max: MAX_INFLATED })
@@ -146,7 +147,6 @@ fn deflate_bomb_is_refused_quickly() {
         decode(&frag),
         Err(ShareError::TooLarge { max: MAX_INFLATED })
     );
-    assert!(start.elapsed() < Duration::from_secs(5));
 }
 
 #[test]
@@ -350,7 +350,6 @@ fn fuzz_never_panics() {
         .map(encode)
         .chain([encode(&full_state())])
         .collect();
-    let start = Instant::now();
     for case in 0..20_000u32 {
         let input: String = match case % 5 {
             // Random bytes (lossily made UTF-8).
@@ -396,7 +395,6 @@ fn fuzz_never_panics() {
         let result = std::panic::catch_unwind(|| decode(&input));
         assert!(result.is_ok(), "panic on case {case}: {input:?}");
     }
-    assert!(start.elapsed() < Duration::from_secs(60));
 }
 
 #[test]
