@@ -1,6 +1,6 @@
 // cfplay's bridge to Z3's official wasm build (npm `z3-solver`, pinned in web/package.json).
 //
-// Defines `globalThis.cfpZ3 = { init(), eval(script), interrupt() }` for the Rust side
+// Defines `globalThis.cfpZ3 = { init(), eval(script, limitMs?), interrupt() }` for the Rust side
 // (`web/src/solver_js.rs`). Works in a classic Web Worker, after
 // `importScripts('z3-built.js')` (which defines the Emscripten factory `initZ3`), and in
 // Node (`require('z3-solver/build/z3-built')`).
@@ -76,7 +76,7 @@
     return initPromise;
   }
 
-  async function evalNow(script) {
+  async function evalNow(script, limitMs) {
     await init();
     const text = '(reset)\n' + script;
     // A fresh context per script: `(reset)` alone does not clear everything in the
@@ -95,7 +95,17 @@
       const heap = mod.HEAPU8;
       heap.set(bytes, ptr);
       heap[ptr + bytes.length] = 0;
-      const answer = await mod.async_call(mod._async_Z3_eval_smtlib2_string, ctx, ptr);
+      // A wall-clock safety net: past `limitMs` the call is interrupted and fails with a
+      // `cfp:timeout` error (the Rust side's `SolverError::TimedOut`).
+      let timedOut = false;
+      const timer = limitMs > 0 ? setTimeout(() => { timedOut = true; interrupt(); }, limitMs) : null;
+      let answer;
+      try {
+        answer = await mod.async_call(mod._async_Z3_eval_smtlib2_string, ctx, ptr);
+      } finally {
+        if (timer !== null) clearTimeout(timer);
+      }
+      if (timedOut) throw new Error(`cfp:timeout: no answer within ${limitMs} ms`);
       return typeof answer === 'string' ? answer : String(answer);
     } finally {
       mod._free(ptr);
@@ -105,8 +115,8 @@
     }
   }
 
-  function evalScript(script) {
-    const run = queue.then(() => evalNow(String(script)));
+  function evalScript(script, limitMs) {
+    const run = queue.then(() => evalNow(String(script), Number(limitMs) || 0));
     // The queue continues after failures too.
     queue = run.then(() => undefined, () => undefined);
     return run;

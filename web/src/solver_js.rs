@@ -15,9 +15,9 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
-    /// `globalThis.cfpZ3.eval(script) -> Promise<string>`.
+    /// `globalThis.cfpZ3.eval(script, limitMs) -> Promise<string>` (`limitMs` 0: none).
     #[wasm_bindgen(js_namespace = cfpZ3, js_name = eval, catch)]
-    fn cfp_z3_eval(script: &str) -> Result<js_sys::Promise, JsValue>;
+    fn cfp_z3_eval(script: &str, limit_ms: f64) -> Result<js_sys::Promise, JsValue>;
 
     /// `globalThis.cfpZ3.interrupt()`: stop the running Z3 call.
     #[wasm_bindgen(js_namespace = cfpZ3, js_name = interrupt, catch)]
@@ -85,12 +85,13 @@ impl JsSolver {
     }
 }
 
-impl Solver for JsSolver {
-    async fn eval(&mut self, script: &str) -> Result<String, SolverError> {
+impl JsSolver {
+    /// One script through the bridge, with a wall-clock limit (0: none).
+    async fn call(&mut self, script: &str, limit_ms: u64) -> Result<String, SolverError> {
         if self.cancel.is_cancelled() {
             return Err(SolverError::Cancelled);
         }
-        let promise = cfp_z3_eval(script).map_err(|e| {
+        let promise = cfp_z3_eval(script, limit_ms as f64).map_err(|e| {
             SolverError::Unavailable(format!(
                 "globalThis.cfpZ3 is missing: {}",
                 js_error_text(&e)
@@ -104,7 +105,28 @@ impl Solver for JsSolver {
             Ok(v) => v
                 .as_string()
                 .ok_or_else(|| SolverError::Unreadable(format!("not a string: {v:?}"))),
-            Err(e) => Err(SolverError::Crashed(js_error_text(&e))),
+            Err(e) => {
+                let text = js_error_text(&e);
+                if text.starts_with("cfp:timeout") {
+                    Err(SolverError::TimedOut(text))
+                } else {
+                    Err(SolverError::Crashed(text))
+                }
+            }
         }
+    }
+}
+
+impl Solver for JsSolver {
+    async fn eval(&mut self, script: &str) -> Result<String, SolverError> {
+        self.call(script, 0).await
+    }
+
+    async fn eval_within(&mut self, script: &str, limit_ms: u64) -> Result<String, SolverError> {
+        self.call(script, limit_ms.max(1)).await
+    }
+
+    fn now_ms(&self) -> Option<f64> {
+        Some(js_sys::Date::now())
     }
 }

@@ -19,6 +19,11 @@
 //! * `inclusion` — the inclusion engine on 40- and 400-method program grammars;
 //! * `check` — the release `cfp check` on every program of `tests/check/` (time,
 //!   iterations, predicates, SMT queries; target 2 s per program);
+//! * `realistic` — `cfp check` on the programs of `cargo xtask gen-program --realistic` at
+//!   150 and 300 lines, seeds 1–5, correct and with one bug (verdicts right, time,
+//!   iterations, predicates per block, SMT queries); extra arguments go to `cfp check`
+//!   (`cargo xtask bench-realistic --refine horn`), and `CFP_BENCH_CFP=PATH` measures
+//!   another build of `cfp` (an older commit's) on the same programs;
 //! * `codec` — the share-link codec: refusing deflate bombs, decoding 20,000 hostile links;
 //! * `wasm` — the wasm engine under Node against the native CLI on `tests/check/`;
 //! * `browser` — cancel latency, click-to-verdict and the longest main-thread task in
@@ -32,7 +37,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The benchmark groups, in the order `bench` runs them.
-const GROUPS: &[&str] = &["parse", "inclusion", "check", "codec", "wasm", "browser"];
+const GROUPS: &[&str] = &[
+    "parse",
+    "inclusion",
+    "check",
+    "realistic",
+    "codec",
+    "wasm",
+    "browser",
+];
 
 /// One measured figure.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,6 +157,7 @@ fn run_group(group: &str, extra: &[String]) -> Result<Vec<Metric>, Failed> {
             let z3 = tools::setup_z3()?;
             cargo_bench("cfp-cli", "corpus", extra, &[("CFP_Z3", &z3)])
         }
+        "realistic" => realistic(extra)?,
         "codec" => cargo_bench("cfp-share", "codec", extra, &[]),
         "wasm" => {
             let mut node = crate::web::node_corpus(extra)?;
@@ -164,6 +178,107 @@ fn run_group(group: &str, extra: &[String]) -> Result<Vec<Metric>, Failed> {
             )))
         }
     })
+}
+
+/// The `realistic` group (see the module doc).
+fn realistic(extra: &[String]) -> Result<Vec<Metric>, Failed> {
+    let z3 = tools::setup_z3()?;
+    // `CFP_BENCH_CFP=/path/to/cfp` measures another build (an older commit's, to compare).
+    let cfp = match std::env::var_os("CFP_BENCH_CFP") {
+        Some(other) => std::path::PathBuf::from(other),
+        None => {
+            let mut build = cargo();
+            build.args(["build", "--release", "-p", "cfp-cli"]);
+            crate::run("cargo build --release -p cfp-cli", build)?;
+            root().join("target").join("release").join("cfp")
+        }
+    };
+    let dir = root().join("target").join("bench").join("realistic");
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Failed::with_message(format!("bench: {}: {e}", dir.display())))?;
+    let spec = root().join("tests").join("specs").join("lock.cfg");
+    let mut out = Vec::new();
+    let metric = |name: String, value: f64, unit: &str, better: &str, target: Option<f64>| Metric {
+        group: "realistic".into(),
+        name,
+        value,
+        unit: unit.into(),
+        better: better.into(),
+        target,
+    };
+    println!(
+        "{:<26} {:<10} {:<10} {:>9} {:>5} {:>6} {:>5} {:>4} {:>8}",
+        "program", "expected", "verdict", "time ms", "iters", "preds", "avg", "max", "queries"
+    );
+    let (mut right, mut total, mut total_ms, mut worst_max, mut sum_avg) = (0, 0, 0.0, 0.0f64, 0.0);
+    for lines in [150usize, 300] {
+        for seed in 1..=5u64 {
+            for bug in [false, true] {
+                let name = format!("{lines}-s{seed}-{}", if bug { "bug" } else { "ok" });
+                let file = dir.join(format!("Realistic{}.java", name.replace('-', "_")));
+                std::fs::write(&file, crate::realistic::generate(lines, seed, bug))
+                    .map_err(|e| Failed::with_message(format!("bench: {}: {e}", file.display())))?;
+                let started = std::time::Instant::now();
+                let output = Command::new(&cfp)
+                    .arg("check")
+                    .arg(&file)
+                    .arg("--spec")
+                    .arg(&spec)
+                    .args(["--json", "--timeout", "120"])
+                    .args(extra)
+                    .env("CFP_Z3", &z3)
+                    .output();
+                let ms = started.elapsed().as_secs_f64() * 1e3;
+                let json: Value = output
+                    .ok()
+                    .and_then(|o| serde_json::from_slice(&o.stdout).ok())
+                    .unwrap_or(Value::Null);
+                let verdict = json["verdict"].as_str().unwrap_or("error");
+                let expected = if bug { "violation" } else { "verified" };
+                let stats = &json["stats"];
+                let num = |k: &str| stats[k].as_f64().unwrap_or(0.0);
+                total += 1;
+                right += usize::from(verdict == expected);
+                total_ms += ms;
+                worst_max = worst_max.max(num("predicates_per_block_max"));
+                sum_avg += num("predicates_per_block_avg");
+                println!(
+                    "{name:<26} {expected:<10} {verdict:<10} {ms:>9.0} {:>5} {:>6} {:>5.2} {:>4} {:>8}{}",
+                    json["iterations"].as_u64().unwrap_or(0),
+                    num("total_predicates"),
+                    num("predicates_per_block_avg"),
+                    num("predicates_per_block_max"),
+                    num("smt_queries"),
+                    if verdict == expected {
+                        String::new()
+                    } else {
+                        format!("  <-- {}", json["reason"].as_str().unwrap_or(""))
+                    }
+                );
+                out.push(metric(format!("{name} time"), ms, "ms", "lower", None));
+                out.push(metric(
+                    format!("{name} iterations"),
+                    json["iterations"].as_f64().unwrap_or(0.0),
+                    "",
+                    "lower",
+                    None,
+                ));
+                out.push(metric(format!("{name} predicates"), num("total_predicates"), "", "lower", None));
+                out.push(metric(format!("{name} SMT queries"), num("smt_queries"), "", "lower", None));
+            }
+        }
+    }
+    out.push(metric("right verdicts".into(), right as f64, "", "higher", Some(total as f64)));
+    out.push(metric("total time".into(), total_ms, "ms", "lower", None));
+    out.push(metric(
+        "predicates per block, mean of averages".into(),
+        sum_avg / total.max(1) as f64,
+        "",
+        "lower",
+        Some(3.0),
+    ));
+    out.push(metric("predicates per block, max".into(), worst_max, "", "lower", Some(9.0)));
+    Ok(out)
 }
 
 /// `cargo xtask bench-GROUP [ARGS…]`: one group; ARGS go to its program.

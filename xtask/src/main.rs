@@ -31,6 +31,7 @@ use std::time::Instant;
 mod bench;
 mod browser;
 mod genprog;
+mod realistic;
 mod serve;
 mod tools;
 mod web;
@@ -62,10 +63,12 @@ commands:
   bench-parse      parse a 5,000-line program; lower a 1,500-branch method
   bench-inclusion  the inclusion engine on 40- and 400-method grammars
   bench-check [F]  `cfp check` on every program of tests/check/ (filter F)
+  bench-realistic  `cfp check` on generated realistic programs (150/300 lines, 5 seeds, ok/bug)
   bench-codec      share-link codec: deflate bomb refusal, 20,000 hostile links
   bench-wasm       the wasm engine under Node vs native cfp on tests/check/
   bench-browser    cancel, click-to-verdict and main-thread tasks in headless Chromium
   gen-program N    print a generated program of about N lines
+                   (--realistic [--seed S] [--bug]: varied lock-using code, known verdict)
   serve            build dist/ and serve it with COOP/COEP/CORP (--port N --dir D --no-isolation --no-build)
   dist             build the playground into dist/ (wasm, wasm-bindgen, static, z3)
   test-wasm [F]    the wasm engine under Node vs native cfp on tests/check/ (filter F)
@@ -83,11 +86,7 @@ fn main() -> ExitCode {
         Some("test-browser") => browser::test_browser(rest),
         Some("dist") => web::dist().map(|_| ()),
         Some("test-wasm") => web::test_wasm(rest),
-        Some("gen-program") => {
-            let lines = rest.first().and_then(|s| s.parse().ok()).unwrap_or(5000);
-            print!("{}", genprog::generate(lines));
-            Ok(())
-        }
+        Some("gen-program") => gen_program(rest),
         _ => {
             eprintln!("{USAGE}");
             Err(Failed(2))
@@ -97,6 +96,36 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failed(code)) => ExitCode::from(code),
     }
+}
+
+/// `cargo xtask gen-program [N] [--realistic] [--seed S] [--bug]`.
+fn gen_program(args: &[String]) -> Result<(), Failed> {
+    let mut lines = 5000;
+    let (mut realistic, mut bug, mut seed) = (false, false, 1u64);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--realistic" => realistic = true,
+            "--bug" => bug = true,
+            "--seed" => {
+                seed = it
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| Failed::with_message("gen-program: --seed needs a number"))?;
+            }
+            n => {
+                lines = n.parse().map_err(|_| {
+                    Failed::with_message(format!("gen-program: `{n}` is not a line count"))
+                })?;
+            }
+        }
+    }
+    if realistic {
+        print!("{}", realistic::generate(lines, seed, bug));
+    } else {
+        print!("{}", genprog::generate(lines));
+    }
+    Ok(())
 }
 
 fn root() -> PathBuf {

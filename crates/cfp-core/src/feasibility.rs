@@ -55,7 +55,7 @@ pub enum Feasibility {
     Feasible(Values),
     /// Infeasible; the unsat core's step indices (and whether the initial constraint is
     /// in it) slice the trace.
-    Infeasible(crate::interpolants::Core),
+    Infeasible(crate::refinement::slicing::Core),
     /// Undecided.
     Unknown(String),
 }
@@ -192,8 +192,8 @@ pub async fn check_feasibility<S: Solver>(
         .await?;
     let verdict = match outcome.result {
         CheckSat::Unsat => Feasibility::Infeasible(match &outcome.core {
-            Some(names) => crate::interpolants::Core::from_names(names),
-            None => crate::interpolants::Core::all(&encoded),
+            Some(names) => crate::refinement::slicing::Core::from_names(names),
+            None => crate::refinement::slicing::Core::all(&encoded),
         }),
         CheckSat::Sat if encoded.approximate => Feasibility::Unknown(
             "the trace uses non-linear or bitwise arithmetic (uninterpreted functions): \

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod api;
+pub mod call_check;
 pub mod check;
 pub mod classes;
 pub mod construct_cfg;
@@ -21,13 +22,13 @@ pub mod encode;
 pub mod feasibility;
 pub mod instrument;
 pub mod interp;
-pub mod interpolants;
 pub mod ir;
 pub mod lower;
 pub mod nested_path;
 pub mod pcfa;
 pub mod qe;
 pub mod refine;
+pub mod refinement;
 pub mod render;
 pub mod report_json;
 pub mod trace;

@@ -16,6 +16,9 @@
 //! * conjunctions are simplified: `(= t true)` is `t`, `(= t false)` is `¬t`, and a
 //!   conjunction holding a literal and its negation is `false`.
 //!
+//! [`project_exists`] is the same projection for a formula and a list of constants (the
+//! interpolation-free refinement strategies, [`crate::refinement::newton`]).
+//!
 //! A weakened interpolant is still a sound predicate (any formula is); only the progress of
 //! refinement can suffer, which the CEGAR loop's repeated-counterexample guard covers.
 
@@ -24,6 +27,17 @@ use cfp_smt::{Op, Quantifier, Sort, Term, TermKind};
 /// A quantifier-free formula implied by `t` (see the module doc).
 pub fn weaken(t: &Term) -> Term {
     go(t, true, &mut 0).unwrap_or_else(Term::tt)
+}
+
+/// `∃vars. body` for a quantifier-free `body`, as a quantifier-free formula implied by it:
+/// exact where the elimination steps suffice (definitions substituted, store equalities
+/// turned into cell facts), else weakened by dropping the conjuncts that still mention a
+/// bound variable.
+pub fn project_exists(vars: &[(String, Sort)], body: &Term) -> Term {
+    if vars.is_empty() {
+        return simplify_conj(body.clone());
+    }
+    project(vars, body, true).unwrap_or_else(Term::tt)
 }
 
 /// A quantifier-free formula equivalent to `t`, when the exact steps suffice.

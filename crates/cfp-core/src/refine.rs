@@ -10,22 +10,21 @@
 //! [`Session::check_batch`] per phase (memoised by the printed formula). A solver
 //! `unknown` keeps the state or edge (sound: the abstraction only loses precision).
 //!
-//! [`call_formula`] is rule (3)'s question for ConstructCFG: may the call edge
-//! `(s, call m', s')` enter the callee through its entry state `e0` and return through
-//! its exit state `e'`?
-//! `Pred(s) ∧ bind(formals) ∧ Pred(e0) ∧ Pred(e') ∧ bind(result, globals) ∧ Pred(s')`.
+//! Rule (3)'s call question lives in [`crate::call_check`].
 
-use crate::construct_cfg::CallQuery;
-use crate::encode::{entry_copy, EncodeError, Encoder, Names, ALLOC};
+use crate::encode::{entry_copy, EncodeError, Encoder, Names};
 use crate::ir::{Edge, MethodId};
 use crate::nested_path::{NestedTrace, StateRef};
 use crate::pcfa::{Pcfas, StateId, Truth};
-use cfp_smt::{CheckSat, Op, Session, Solver, SolverError, Sort, Term, TermKind};
+use cfp_smt::{CheckSat, Session, Solver, SolverError, Sort, Term, TermKind};
 use petgraph::graph::NodeIndex;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// At most this many new predicates per location and refinement (2^k cubes per state).
-pub const MAX_NEW_PREDICATES: usize = 8;
+/// At most this many new predicates per location and refinement by one strategy: a
+/// state splits into up to 2^k clones.
+pub const MAX_NEW_PREDICATES: usize = 6;
+/// The limit for the union of all strategies' candidates (the last attempt).
+pub const MAX_NEW_PREDICATES_UNION: usize = 10;
 
 /// Ψ: new candidate predicates per `(method, CFA location)`, in first-seen order.
 pub type Psi = BTreeMap<(MethodId, NodeIndex), Vec<Term>>;
@@ -120,12 +119,35 @@ fn unknown_is_sat(r: &CheckSat) -> bool {
     !matches!(r, CheckSat::Unsat)
 }
 
-/// Refine `pcfas` with Ψ (CompleteCubes, CloneStates, UpdateTransitions).
+/// The atoms of one location in the order they are tracked: smaller first (an atom over
+/// fewer symbols splits fewer states into cheaper queries), first-seen order among equals.
+fn ranked(atoms: &[Term]) -> Vec<&Term> {
+    let mut v: Vec<(usize, usize, &Term)> = atoms
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (term_size(a), i, a))
+        .collect();
+    v.sort();
+    v.into_iter().map(|(_, _, a)| a).collect()
+}
+
+/// Nodes of a term (a measure of its cost in queries).
+fn term_size(t: &Term) -> usize {
+    match t.kind() {
+        TermKind::App(_, args) | TermKind::Uf(_, args, _) => 1 + args.iter().map(term_size).sum::<usize>(),
+        TermKind::Quant(_, _, b) => 1 + term_size(b),
+        _ => 1,
+    }
+}
+
+/// Refine `pcfas` with Ψ (CompleteCubes, CloneStates, UpdateTransitions), tracking at most
+/// `max_new` new predicates per location ([`ranked`] first).
 pub async fn refine<S: Solver>(
     session: &mut Session<S>,
     enc: &Encoder<'_>,
     pcfas: &mut Pcfas,
     psi: &Psi,
+    max_new: usize,
 ) -> Result<RefineOutcome, SolverError> {
     let mut out = RefineOutcome::default();
     // 1. Track the new predicates.
@@ -136,8 +158,8 @@ pub async fn refine<S: Solver>(
             continue;
         };
         let mut new = Vec::new();
-        for a in atoms {
-            if new.len() >= MAX_NEW_PREDICATES {
+        for a in ranked(atoms) {
+            if new.len() >= max_new {
                 break;
             }
             // Tracked as a macro application: state formulas stay small in queries.
@@ -154,76 +176,89 @@ pub async fn refine<S: Solver>(
             refined.push((*m, *loc, new));
         }
     }
-    // 2. CompleteCubes: one query per (state, complete cube over the new predicates).
+    // 2. CompleteCubes, one new predicate at a time: a round extends every satisfiable
+    //    partial cube of every refined state by the next predicate and its negation (one
+    //    batch per round), so the queries grow with the satisfiable cubes, not with 2^k.
     struct Split {
         method: MethodId,
         state: StateId,
         new: Vec<usize>,
+        /// Satisfiable partial cubes over `new[..round]`.
         cubes: Vec<Vec<Truth>>,
-        first_query: usize,
+        base: Term,
     }
-    let mut queries: Vec<Term> = Vec::new();
     let mut splits: Vec<Split> = Vec::new();
     for (m, loc, new) in &refined {
         let Some(p) = pcfas.method(*m) else { continue };
-        let preds = p.predicates(*loc).to_vec();
-        let cubes: Vec<Vec<Truth>> = (0..(1usize << new.len()))
-            .map(|bits| {
-                (0..new.len())
-                    .map(|i| {
-                        if bits >> i & 1 == 0 {
-                            Truth::True
-                        } else {
-                            Truth::False
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
         let frame = if *loc == p.entry_loc {
             entry_frame(enc, *m).unwrap_or_else(|_| Term::tt())
         } else {
             Term::tt()
         };
         for &s in p.states_at(*loc) {
-            let base = Term::and(vec![p.state_formula(s), frame.clone()]);
-            let first_query = queries.len();
-            for cube in &cubes {
-                let mut parts = vec![base.clone()];
-                for (k, &i) in new.iter().enumerate() {
-                    if let Some(pr) = preds.get(i) {
-                        parts.push(lit(pr, cube[k]));
-                    }
-                }
-                queries.push(Term::and(parts));
-            }
             splits.push(Split {
                 method: *m,
                 state: s,
                 new: new.clone(),
-                cubes: cubes.clone(),
-                first_query,
+                cubes: vec![Vec::new()],
+                base: Term::and(vec![p.state_formula(s), frame.clone()]),
             });
         }
     }
-    let answers = if queries.is_empty() {
-        Vec::new()
-    } else {
-        session.check_batch(&queries).await?
-    };
+    let rounds = splits.iter().map(|sp| sp.new.len()).max().unwrap_or(0);
+    for round in 0..rounds {
+        let mut queries: Vec<Term> = Vec::new();
+        let mut owners: Vec<(usize, Vec<Truth>)> = Vec::new();
+        for (k, sp) in splits.iter().enumerate() {
+            let Some(&next) = sp.new.get(round) else {
+                continue;
+            };
+            let Some(p) = pcfas.method(sp.method) else {
+                continue;
+            };
+            let Some(loc) = p.state(sp.state).map(|st| st.loc) else {
+                continue;
+            };
+            let preds = p.predicates(loc);
+            for cube in &sp.cubes {
+                for t in [Truth::True, Truth::False] {
+                    let mut ext = cube.clone();
+                    ext.push(t);
+                    let mut parts = vec![sp.base.clone()];
+                    for (c, &i) in ext.iter().zip(&sp.new) {
+                        if let Some(pr) = preds.get(i) {
+                            parts.push(lit(pr, *c));
+                        }
+                    }
+                    queries.push(Term::and(parts));
+                    owners.push((k, ext));
+                }
+            }
+            let _ = next;
+        }
+        if queries.is_empty() {
+            break;
+        }
+        let answers = session.check_batch(&queries).await?;
+        let mut next_cubes: Vec<Vec<Vec<Truth>>> = vec![Vec::new(); splits.len()];
+        for ((k, ext), a) in owners.into_iter().zip(&answers) {
+            if unknown_is_sat(a) {
+                next_cubes[k].push(ext);
+            }
+        }
+        for (k, sp) in splits.iter_mut().enumerate() {
+            if sp.new.len() > round {
+                sp.cubes = std::mem::take(&mut next_cubes[k]);
+            }
+        }
+    }
     // 3. CloneStates.
     let mut touched: BTreeSet<(MethodId, StateId)> = BTreeSet::new();
     for sp in &splits {
         let Some(p) = pcfas.method_mut(sp.method) else {
             continue;
         };
-        let sat: Vec<&Vec<Truth>> = sp
-            .cubes
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| answers.get(sp.first_query + k).is_none_or(unknown_is_sat))
-            .map(|(_, c)| c)
-            .collect();
+        let sat: Vec<&Vec<Truth>> = sp.cubes.iter().collect();
         if sat.is_empty() {
             // Pred(s) itself is unsatisfiable: no concrete state is abstracted by s.
             p.remove_state(sp.state);
@@ -257,9 +292,14 @@ pub async fn refine<S: Solver>(
     for (m, e) in &edges {
         let Some(p) = pcfas.method(*m) else { continue };
         let Some(edge) = p.edge(*e) else { continue };
-        // Calls are decided by ConstructCFG's call check; an encoding failure keeps the
-        // edge (sound).
-        if let Ok(Some(f)) = edge_formula(enc, pcfas, *m, edge) {
+        // A call edge needs the frame of the call (the whole question is ConstructCFG's);
+        // an encoding failure keeps the edge (sound).
+        let f = match edge_formula(enc, pcfas, *m, edge) {
+            Ok(Some(f)) => Some(f),
+            Ok(None) => crate::call_check::call_edge_frame(enc, pcfas, *m, edge).ok(),
+            Err(_) => None,
+        };
+        if let Some(f) = f {
             edge_queries.push(f);
             edge_ids.push((*m, *e));
         }
@@ -313,236 +353,3 @@ pub fn edge_formula(
     ])))
 }
 
-/// Rule (3)'s question as a formula (satisfiable = the call may enter the callee through
-/// `q.callee_entry` and return through `q.callee_exit`).
-///
-/// The callee at its entry: parameters (and their entry copies) equal the actuals,
-/// globals, field arrays, `%alloc` (and their entry copies) equal the caller's, other
-/// variables arbitrary. At its exit: entry copies bound the same way, everything else
-/// arbitrary (fresh). Dropping a binding only weakens the formula (sound).
-pub fn call_formula(enc: &Encoder<'_>, pcfas: &Pcfas, q: &CallQuery) -> Result<Term, EncodeError> {
-    Ok(call_formulas(enc, pcfas, q)?.full)
-}
-
-/// Rule (3)'s question and two necessary conditions of it that depend on one clone of
-/// the callee only, so that they are shared by many questions (and answered once by the
-/// session's memo): [`CallFormulas::entry`] (the call may enter `q.callee_entry`) and
-/// [`CallFormulas::exit`] (a return through `q.callee_exit` may lead to `q.edge.to`).
-#[derive(Clone, Debug)]
-pub struct CallFormulas {
-    /// `Pred(s) ∧ Pred(e0)` bound at the call.
-    pub entry: Term,
-    /// `Pred(s) ∧ Pred(e') ∧ bind ∧ Pred(s')` bound across the return.
-    pub exit: Term,
-    /// The whole question ([`call_formula`]).
-    pub full: Term,
-}
-
-/// [`call_formula`] with its necessary conditions ([`CallFormulas`]).
-pub fn call_formulas(
-    enc: &Encoder<'_>,
-    pcfas: &Pcfas,
-    q: &CallQuery,
-) -> Result<CallFormulas, EncodeError> {
-    let syms = enc.symbols();
-    let caller = pcfas
-        .method(q.caller)
-        .ok_or(EncodeError::NoMethod(q.caller))?;
-    let callee = pcfas
-        .method(q.callee)
-        .ok_or(EncodeError::NoMethod(q.callee))?;
-    let Edge::Call {
-        callee: cm,
-        args,
-        result,
-        ..
-    } = enc.edge(q.caller, q.edge.cfa_edge)?
-    else {
-        return Err(EncodeError::BadCall("not a call edge".to_string()));
-    };
-    if *cm != q.callee {
-        return Err(EncodeError::BadCall("callee mismatch".to_string()));
-    }
-    let pre = Names::identity(&syms.scope(q.caller)?);
-    let mut ctr = Names::new();
-    let mut actuals = Vec::with_capacity(args.len());
-    for a in args {
-        actuals.push(enc.expr(q.caller, a, &pre)?);
-    }
-    // The callee at its exit: its variables arbitrary, its entry copies bound to the
-    // actuals and the caller's globals, the shared state arbitrary (its post-state).
-    let mut cn = Names::new();
-    for (n, s) in syms.vars(q.callee)? {
-        let t = ctr.fresh_term(n, s.clone());
-        cn.set(n, t);
-    }
-    let params = syms.params(q.callee)?.to_vec();
-    if params.len() != actuals.len() {
-        return Err(EncodeError::BadCall("arity mismatch".to_string()));
-    }
-    let written = written_vars(enc.method(q.callee)?);
-    for (p, a) in params.iter().zip(&actuals) {
-        let n = &syms.local(q.callee, *p)?.0;
-        cn.set(&entry_copy(n), a.clone());
-        // A parameter the callee never assigns still holds the actual at the exit (the
-        // interpolants drop this frame identity).
-        if !written.contains(p) {
-            cn.set(n, a.clone());
-        }
-    }
-    for (g, _) in syms.globals().iter().cloned().chain(syms.framed()) {
-        cn.set(&entry_copy(&g), pre.get(&g)?.clone());
-    }
-    // A global or field array that no method of the program ever writes keeps its value
-    // across the call (wildcards `$k`, for instance); everything else shared is arbitrary.
-    let constant = constant_shared(enc)?;
-    let mut shared_post = Vec::new();
-    for (n, s) in syms.shared() {
-        let t = if constant.contains(&n) {
-            pre.get(&n)?.clone()
-        } else {
-            ctr.fresh_term(&n, s)
-        };
-        cn.set(&n, t.clone());
-        shared_post.push((n, t));
-    }
-    let exit_pred = cn.rename(&callee.state_formula(q.callee_exit));
-    // The callee at its entry.
-    let mut en = Names::new();
-    for (n, s) in syms.vars(q.callee)? {
-        let t = ctr.fresh_term(n, s.clone());
-        en.set(n, t);
-    }
-    for (p, a) in params.iter().zip(&actuals) {
-        let n = &syms.local(q.callee, *p)?.0;
-        en.set(n, a.clone());
-        en.set(&entry_copy(n), a.clone());
-    }
-    for (n, _) in syms.shared() {
-        en.set(&n, pre.get(&n)?.clone());
-    }
-    for (g, _) in syms.globals().iter().cloned().chain(syms.framed()) {
-        en.set(&entry_copy(&g), pre.get(&g)?.clone());
-    }
-    let entry_pred = en.rename(&callee.state_formula(q.callee_entry));
-    // The caller after the return.
-    let mut post = pre.clone();
-    post.merge_versions(&ctr);
-    for (n, t) in &shared_post {
-        post.set(n, t.clone());
-    }
-    let alloc_grows = Term::app(
-        Op::Ge,
-        vec![post.get(ALLOC)?.clone(), pre.get(ALLOC)?.clone()],
-    );
-    let bind_result = match result {
-        None => Term::tt(),
-        Some(place) => match enc.method(q.callee)?.ret {
-            Some(r) => {
-                let rn = &syms.local(q.callee, r)?.0;
-                let v = cn.get(rn)?.clone();
-                enc.assign(q.caller, place, v, &mut post)?
-            }
-            None => Term::tt(),
-        },
-    };
-    let after = post.rename(&caller.state_formula(q.edge.to));
-    let from = caller.state_formula(q.edge.from);
-    Ok(CallFormulas {
-        entry: Term::and(vec![from.clone(), entry_pred.clone()]),
-        exit: Term::and(vec![
-            from.clone(),
-            exit_pred.clone(),
-            alloc_grows.clone(),
-            bind_result.clone(),
-            after.clone(),
-        ]),
-        full: Term::and(vec![
-            from,
-            entry_pred,
-            exit_pred,
-            alloc_grows,
-            bind_result,
-            after,
-        ]),
-    })
-}
-
-/// The globals and field arrays (by symbol name) that no edge of the program writes:
-/// their value never changes. (`%alloc` is never in the set.)
-pub fn constant_shared(enc: &Encoder<'_>) -> Result<BTreeSet<String>, EncodeError> {
-    use crate::ir::{Place, Stmt};
-    let syms = enc.symbols();
-    let mut written: BTreeSet<String> = BTreeSet::new();
-    let mut note = |p: &Place| -> Result<(), EncodeError> {
-        match p {
-            Place::Var(_) => {}
-            Place::Global(g) => {
-                written.insert(syms.global(*g)?.0.clone());
-            }
-            Place::Field { field, .. } => {
-                written.insert(syms.field(*field)?.0.clone());
-            }
-        }
-        Ok(())
-    };
-    for cfa in &enc.program().methods {
-        for e in cfa.graph.edge_weights() {
-            match e {
-                Edge::Block(stmts) => {
-                    for s in stmts {
-                        match &s.node {
-                            Stmt::Assign { place, .. } | Stmt::Havoc(place) => note(place)?,
-                            Stmt::Assume(_) | Stmt::Alloc { .. } => {}
-                        }
-                    }
-                }
-                Edge::Call {
-                    result: Some(place),
-                    ..
-                } => note(place)?,
-                _ => {}
-            }
-        }
-    }
-    Ok(syms
-        .globals()
-        .iter()
-        .chain(syms.fields())
-        .map(|(n, _)| n.clone())
-        .filter(|n| !written.contains(n))
-        .collect())
-}
-
-/// The variables a method assigns anywhere (assign, havoc, allocation, call result).
-pub fn written_vars(cfa: &crate::ir::MethodCfa) -> BTreeSet<crate::ir::VarId> {
-    use crate::ir::{Place, Stmt};
-    let mut out = BTreeSet::new();
-    for e in cfa.graph.edge_weights() {
-        match e {
-            Edge::Block(stmts) => {
-                for s in stmts {
-                    match &s.node {
-                        Stmt::Assign {
-                            place: Place::Var(v),
-                            ..
-                        }
-                        | Stmt::Havoc(Place::Var(v))
-                        | Stmt::Alloc { var: v, .. } => {
-                            out.insert(*v);
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            Edge::Call {
-                result: Some(Place::Var(v)),
-                ..
-            } => {
-                out.insert(*v);
-            }
-            _ => {}
-        }
-    }
-    out
-}

@@ -55,6 +55,27 @@ pub struct StatsJson {
     /// Inside the solver (absent without timings).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub smt_ms: Option<f64>,
+    /// Per refinement strategy: paths tried and refuted, SMT queries, predicates kept and
+    /// (with timings) milliseconds.
+    pub strategies: Vec<StrategyJson>,
+}
+
+/// One strategy's counters in the `stats` object.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StrategyJson {
+    /// `wp`, `horn`, `sp`, `path-facts` or `union`.
+    pub strategy: String,
+    /// Spurious paths it was tried on.
+    pub tried: u32,
+    /// Paths its predicates removed from the abstraction.
+    pub refuted: u32,
+    /// SMT queries it caused.
+    pub queries: u64,
+    /// Predicates it added.
+    pub predicates: u64,
+    /// Milliseconds (absent without timings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<f64>,
 }
 
 impl StatsJson {
@@ -74,6 +95,20 @@ impl StatsJson {
             time_ms: timings.map(|t| t.total),
             grammar_and_inclusion_ms: timings.map(|t| t.grammar_and_inclusion),
             smt_ms: timings.map(|t| t.smt),
+            strategies: s
+                .strategies
+                .iter()
+                .map(|st| StrategyJson {
+                    strategy: st.strategy.clone(),
+                    tried: st.tried,
+                    refuted: st.refuted,
+                    queries: st.queries,
+                    predicates: st.predicates,
+                    time_ms: timings
+                        .and(st.time_ms)
+                        .map(|t| (t * 1e3).round() / 1e3),
+                })
+                .collect(),
         }
     }
 }

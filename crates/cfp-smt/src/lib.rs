@@ -20,7 +20,8 @@ pub use answer::{CheckSat, HornSolution, Model, Value};
 #[cfg(feature = "native")]
 pub use native::NativeZ3;
 pub use session::{
-    CheckOutcome, HornAnswer, HornClause, HornSystem, Session, SessionOptions, SessionStats, Want,
+    CheckOutcome, HornAnswer, HornClause, HornSystem, QueryLimits, Session, SessionOptions,
+    SessionStats, Want,
 };
 pub use sexp::Sexp;
 pub use solver::{block_on, Solver, SolverError};

@@ -70,10 +70,25 @@ impl NativeZ3 {
         Ok(z)
     }
 
-    /// Kill the process and fail the call ([`SolverError::Crashed`]) when an answer takes
-    /// longer than `deadline` (a safety net; use `:timeout` for ordinary limits).
+    /// Kill the process and fail the call ([`SolverError::TimedOut`]) when an answer
+    /// takes longer than `deadline` (a safety net; use `:rlimit` or `:timeout` for ordinary
+    /// limits). The next call starts a new process.
     pub fn set_deadline(&mut self, deadline: Option<Duration>) {
         self.deadline = deadline;
+    }
+
+    /// The current kill deadline.
+    pub fn deadline(&self) -> Option<Duration> {
+        self.deadline
+    }
+
+    /// [`NativeZ3::eval_sync`] with the kill deadline lowered to `limit` for this call.
+    pub fn eval_sync_within(&mut self, script: &str, limit: Duration) -> Result<String, SolverError> {
+        let saved = self.deadline;
+        self.deadline = Some(saved.map_or(limit, |d| d.min(limit)));
+        let answer = self.eval_sync(script);
+        self.deadline = saved;
+        answer
     }
 
     /// Run up to `n` (≥ 1) scripts of one [`Solver::eval_all`] at once, on `n - 1` extra
@@ -264,7 +279,11 @@ impl NativeZ3 {
                 Some(d) => match p.lines.recv_timeout(d) {
                     Ok(l) => l,
                     Err(RecvTimeoutError::Timeout) => {
-                        return Err(self.crashed(&format!("gave no answer within {d:?}")))
+                        let what = format!("gave no answer within {d:?}");
+                        return Err(match self.crashed(&what) {
+                            SolverError::Crashed(m) => SolverError::TimedOut(m),
+                            other => other,
+                        });
                     }
                     Err(RecvTimeoutError::Disconnected) => return Err(self.crashed("exited")),
                 },
@@ -296,9 +315,31 @@ impl Solver for NativeZ3 {
         std::future::ready(self.eval_all_sync(scripts))
     }
 
+    fn eval_within(
+        &mut self,
+        script: &str,
+        limit_ms: u64,
+    ) -> impl std::future::Future<Output = Result<String, SolverError>> {
+        std::future::ready(self.eval_sync_within(script, Duration::from_millis(limit_ms)))
+    }
+
     fn parallelism(&self) -> usize {
         self.parallelism
     }
+
+    fn now_ms(&self) -> Option<f64> {
+        Some(clock_ms())
+    }
+}
+
+/// Milliseconds since the first call in this process (a monotonic clock).
+fn clock_ms() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
+        * 1e3
 }
 
 impl Drop for NativeZ3 {

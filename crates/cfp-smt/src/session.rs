@@ -21,6 +21,18 @@ use std::fmt::Write as _;
 /// The line separating answers in a script's output.
 pub const SEPARATOR: &str = "@cfp:sep";
 
+/// Limits of one query ([`Session::solve_horn_within`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct QueryLimits {
+    /// `(set-option :rlimit N)`: Z3's resource limit, which counts solver work rather than
+    /// time, so the same query stops at the same point on every machine and build (the
+    /// native z3 and the browser's wasm answer alike; a time limit would not).
+    pub rlimit: Option<u64>,
+    /// A wall-clock safety net in milliseconds ([`Solver::eval_within`]): the call is
+    /// stopped with [`SolverError::TimedOut`] if the resource limit did not stop it.
+    pub wall_ms: Option<u64>,
+}
+
 /// Options applied to every script of a session.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SessionOptions {
@@ -57,6 +69,8 @@ pub struct SessionStats {
     pub queries: u64,
     /// Horn systems sent to the solver.
     pub horn_queries: u64,
+    /// Queries stopped by their resource limit or wall-clock safety net.
+    pub limited: u64,
     /// Batch queries answered from the memo cache.
     pub cache_hits: u64,
     /// Batch queries that went to the solver.
@@ -526,8 +540,16 @@ impl<S: Solver> Session<S> {
 
     /// The script [`Session::solve_horn`] sends.
     pub fn horn_script(&self, system: &HornSystem) -> String {
+        self.horn_script_within(system, QueryLimits::default())
+    }
+
+    /// The script [`Session::solve_horn_within`] sends.
+    pub fn horn_script_within(&self, system: &HornSystem, limits: QueryLimits) -> String {
         let mut out = String::from("(set-logic HORN)\n");
         self.timeout_option(&mut out);
+        if let Some(r) = limits.rlimit {
+            let _ = writeln!(out, "(set-option :rlimit {r})");
+        }
         for (name, sorts) in &system.preds {
             let sorts: Vec<String> = sorts.iter().map(Sort::to_string).collect();
             let _ = writeln!(
@@ -572,17 +594,51 @@ impl<S: Solver> Session<S> {
 
     /// Solve a Horn system with the solver's Horn engine (Spacer).
     pub async fn solve_horn(&mut self, system: &HornSystem) -> Result<HornAnswer, SolverError> {
-        let script = self.horn_script(system);
+        self.solve_horn_within(system, QueryLimits::default()).await
+    }
+
+    /// [`Session::solve_horn`] within `limits`: past the resource limit the answer is
+    /// `unknown`; past the wall-clock safety net the call fails with
+    /// [`SolverError::TimedOut`] (both counted in [`SessionStats::limited`]).
+    pub async fn solve_horn_within(
+        &mut self,
+        system: &HornSystem,
+        limits: QueryLimits,
+    ) -> Result<HornAnswer, SolverError> {
+        let script = self.horn_script_within(system, limits);
         self.stats.horn_queries += 1;
-        let output = self.run(&script, 1).await?;
+        self.stats.scripts += 1;
+        self.stats.queries += 1;
+        let output = match limits.wall_ms {
+            Some(ms) => self.solver.eval_within(&script, ms).await,
+            None => self.solver.eval(&script).await,
+        };
+        let output = match output {
+            Err(e @ SolverError::TimedOut(_)) => {
+                self.stats.limited += 1;
+                return Err(e);
+            }
+            other => other?,
+        };
         let sections = split_sections(&output, SEPARATOR);
         let result = read_result(section(&sections, 0)?, section(&sections, 1)?)?;
         let model = section(&sections, 2)?;
         Ok(match result {
             CheckSat::Sat => HornAnswer::Sat(parse_horn_solution(model)?),
             CheckSat::Unsat => HornAnswer::Unsat,
-            CheckSat::Unknown(r) => HornAnswer::Unknown(r),
+            CheckSat::Unknown(r) => {
+                if r.contains("resource limit") || r.contains("timeout") || r.contains("canceled")
+                {
+                    self.stats.limited += 1;
+                }
+                HornAnswer::Unknown(r)
+            }
         })
+    }
+
+    /// The host's clock ([`Solver::now_ms`]).
+    pub fn now_ms(&self) -> Option<f64> {
+        self.solver.now_ms()
     }
 }
 

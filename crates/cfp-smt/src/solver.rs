@@ -25,6 +25,10 @@ pub enum SolverError {
     /// The host cancelled the call.
     #[error("the SMT query was cancelled")]
     Cancelled,
+    /// The call ran past its wall-clock limit ([`Solver::eval_within`]) and was stopped:
+    /// a signal to try something else, not an answer.
+    #[error("the SMT query ran past its limit: {0}")]
+    TimedOut(String),
 }
 
 /// A transport to an SMT solver.
@@ -51,9 +55,30 @@ pub trait Solver {
         }
     }
 
+    /// Evaluate `script` like [`Solver::eval`], but stop it after about `limit_ms`
+    /// milliseconds of wall-clock time with [`SolverError::TimedOut`] (the native backend
+    /// kills and restarts its process, the browser's interrupts Z3). A safety net for
+    /// queries whose own resource limit (`:rlimit`) might not stop them; the default runs
+    /// the script without a limit.
+    fn eval_within(
+        &mut self,
+        script: &str,
+        limit_ms: u64,
+    ) -> impl Future<Output = Result<String, SolverError>> {
+        let _ = limit_ms;
+        self.eval(script)
+    }
+
     /// How many scripts [`Solver::eval_all`] runs at once (1: one after another).
     fn parallelism(&self) -> usize {
         1
+    }
+
+    /// Milliseconds on a monotonic clock of the host, if it has one. The core does no
+    /// I/O and reads no clock itself: it measures the time of its phases (statistics only,
+    /// never a decision) through this.
+    fn now_ms(&self) -> Option<f64> {
+        None
     }
 }
 

@@ -16,10 +16,12 @@
 //!  "stats": {"steps", "refinements", "total_predicates", "predicates_per_block_avg",
 //!            "predicates_per_block_max", "inclusion_queries", "inclusion_steps",
 //!            "smt_queries", "smt_scripts", "smt_cache_hits",
-//!            "time_ms", "grammar_and_inclusion_ms", "smt_ms"}}
+//!            "time_ms", "grammar_and_inclusion_ms", "smt_ms",
+//!            "strategies": [{"strategy", "tried", "refuted", "queries", "predicates",
+//!                            "time_ms"}, ...]}}
 //! ```
-//! The three `*_ms` fields are the only varying data; `--no-timing` leaves them out so
-//! reruns print byte-identical text.
+//! The `*_ms` fields are the only varying data; `--no-timing` leaves them out so reruns
+//! print byte-identical text.
 //!
 //! `--record FILE` writes one JSON document (pretty-printed; the layout is
 //! `cfp_share::RecordFile`, read back by `cfp share` and by the playground's replay):
@@ -42,6 +44,7 @@ use crate::error::{CliError, Exit};
 use crate::input::SourceFile;
 use crate::output::print_stdout;
 use cfp_core::check::{CheckOptions, CheckStats, Checker, Event, TraceLine, Verdict};
+use cfp_core::refinement::Strategy;
 use cfp_core::report_json::{ResultJson, StatsJson, TimingsMs};
 use cfp_core::LowerOptions;
 use cfp_share::record::{RecordFile, RecordOptions, RecordedFile, RECORD_VERSION};
@@ -86,11 +89,36 @@ pub struct CheckArgs {
     /// Leave wall-clock times out of the output and the record (byte-identical reruns).
     #[arg(long)]
     pub no_timing: bool,
+    /// The refinement strategies to try on a spurious counterexample, in order (comma
+    /// separated: wp, horn, sp, path-facts; default: all four in that order).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub refine: Option<Vec<String>>,
 }
 
 /// Run `cfp check`: the verdict's exit code, or an error for bad input or environment.
 pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
     let timeout = validate_timeout(args.timeout)?;
+    let mut opts = CheckOptions::default();
+    if let Some(n) = args.max_iterations {
+        opts.max_iterations = n;
+    }
+    if let Some(names) = &args.refine {
+        opts.refinement.strategies = names
+            .iter()
+            .map(|n| {
+                Strategy::from_name(n.trim()).ok_or_else(|| {
+                    CliError::bad_option(
+                        "--refine",
+                        format!("has no strategy `{n}` (wp, horn, sp, path-facts)"),
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    if let Some(t) = timeout {
+        // No single SMT script may outlive the whole budget.
+        opts.smt_timeout_ms = Some(u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
+    }
     let (program, spec) = load(&args.program, &args.spec)?;
     let lower = LowerOptions {
         entry: args.entry.clone(),
@@ -116,14 +144,6 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         probe_writable(path)?;
     }
 
-    let mut opts = CheckOptions::default();
-    if let Some(n) = args.max_iterations {
-        opts.max_iterations = n;
-    }
-    if let Some(t) = timeout {
-        // No single SMT script may outlive the whole budget.
-        opts.smt_timeout_ms = Some(u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
-    }
     let options = RecordOptions {
         max_iterations: opts.max_iterations,
         entry: args.entry.clone(),
@@ -238,9 +258,10 @@ fn probe_writable(path: &Path) -> Result<(), CliError> {
 }
 
 /// A solver wrapper that adds the time spent in the solver to a shared clock (the
-/// checker owns the solver, the host reads the clock) and refuses every script after the
-/// deadline, so a long refinement phase (thousands of small queries, no stop-hook poll)
-/// also ends promptly at `--timeout`.
+/// checker owns the solver, the host reads the clock) and enforces the run's deadline:
+/// every call gets z3's kill deadline lowered to the time that is left, so `--timeout`
+/// takes effect even inside one long query (the process is killed and restarted), and
+/// every call after the deadline is refused with [`SolverError::Cancelled`].
 pub struct TimedSolver {
     inner: NativeZ3,
     time: Rc<Cell<Duration>>,
@@ -255,39 +276,62 @@ impl TimedSolver {
             deadline: None,
         }
     }
-}
 
-impl TimedSolver {
-    /// Refuse work after the deadline; else the start time of the call.
-    fn begin(&self) -> Result<Instant, SolverError> {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(SolverError::Cancelled);
+    /// The time left before the deadline; `Cancelled` once it has passed.
+    fn left(&self) -> Result<Option<Duration>, SolverError> {
+        match self.deadline {
+            None => Ok(None),
+            Some(d) => match d.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => Ok(Some(left)),
+                _ => Err(SolverError::Cancelled),
+            },
         }
-        Ok(Instant::now())
     }
 
-    fn end(&self, started: Instant) {
+    /// Run `call` with the kill deadline at most the time left, timing it; a call killed
+    /// because the run's deadline passed is `Cancelled`.
+    fn timed<T>(
+        &mut self,
+        limit: Option<Duration>,
+        call: impl FnOnce(&mut NativeZ3) -> Result<T, SolverError>,
+    ) -> Result<T, SolverError> {
+        let left = self.left()?;
+        let kill = match (left, limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let saved = self.inner.deadline();
+        self.inner.set_deadline(kill);
+        let started = Instant::now();
+        let answer = call(&mut self.inner);
         self.time.set(self.time.get() + started.elapsed());
+        self.inner.set_deadline(saved);
+        match answer {
+            Err(SolverError::TimedOut(_)) if self.left().is_err() => Err(SolverError::Cancelled),
+            other => other,
+        }
     }
 }
 
 impl Solver for TimedSolver {
     async fn eval(&mut self, script: &str) -> Result<String, SolverError> {
-        let started = self.begin()?;
-        let answer = self.inner.eval(script).await;
-        self.end(started);
-        answer
+        self.timed(None, |z| z.eval_sync(script))
     }
 
     async fn eval_all(&mut self, scripts: &[String]) -> Result<Vec<String>, SolverError> {
-        let started = self.begin()?;
-        let answer = self.inner.eval_all(scripts).await;
-        self.end(started);
-        answer
+        self.timed(None, |z| cfp_smt::block_on(z.eval_all(scripts)))
+    }
+
+    async fn eval_within(&mut self, script: &str, limit_ms: u64) -> Result<String, SolverError> {
+        self.timed(Some(Duration::from_millis(limit_ms)), |z| z.eval_sync(script))
     }
 
     fn parallelism(&self) -> usize {
         self.inner.parallelism()
+    }
+
+    fn now_ms(&self) -> Option<f64> {
+        self.inner.now_ms()
     }
 }
 
@@ -482,6 +526,23 @@ fn render_text(
         );
         if let Some(t) = s.time_ms {
             let _ = writeln!(out, "  total time                  {t:.1} ms");
+        }
+        let _ = writeln!(
+            out,
+            "  refinement strategies       tried  refuted  queries  predicates{}",
+            if s.time_ms.is_some() { "      time" } else { "" }
+        );
+        for st in s.strategies.iter().filter(|st| st.tried > 0) {
+            let _ = writeln!(
+                out,
+                "    {:<25} {:>5}  {:>7}  {:>7}  {:>10}{}",
+                st.strategy,
+                st.tried,
+                st.refuted,
+                st.queries,
+                st.predicates,
+                st.time_ms.map_or(String::new(), |t| format!("  {t:>6.1} ms"))
+            );
         }
     }
     out

@@ -15,7 +15,8 @@ use crate::feasibility::{check_feasibility, Feasibility, Values};
 use crate::ir::{MethodId, Program};
 use crate::nested_path::{derivation_to_path, NestedTrace, StepKind};
 use crate::pcfa::{PcfaEdgeId, Pcfas, StateId};
-use crate::refine::{build_psi, call_formulas, refine};
+use crate::call_check::call_formulas;
+use crate::refinement::refine_path;
 use cfp_grammar::InclusionResult;
 use cfp_smt::{CheckSat, Session, SessionOptions, Solver};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -40,6 +41,8 @@ pub struct Checker<S: Solver> {
     stats: CheckStats,
     prev_grammar: Option<(BTreeSet<String>, BTreeSet<String>)>,
     seen: BTreeSet<(Vec<String>, Vec<ReplayEdge>)>,
+    /// Paths whose refinement did not remove them, with what each strategy did.
+    stalled: BTreeMap<(Vec<String>, Vec<ReplayEdge>), String>,
     ruled_out: Vec<RuledOut>,
 }
 
@@ -70,9 +73,13 @@ impl<S: Solver> Checker<S> {
             stop_hook: None,
             finished: None,
             pending: VecDeque::new(),
-            stats: CheckStats::default(),
+            stats: CheckStats {
+                strategies: crate::refinement::empty_stats(),
+                ..CheckStats::default()
+            },
             prev_grammar: None,
             seen: BTreeSet::new(),
+            stalled: BTreeMap::new(),
             ruled_out: Vec::new(),
         }
     }
@@ -196,7 +203,7 @@ impl<S: Solver> Checker<S> {
     }
 
     /// ConstructCFG with call feasibility decided in one batch.
-    async fn build_grammar(&mut self) -> Result<ProgramGrammar, String> {
+    async fn build_grammar(&mut self) -> Result<ProgramGrammar, cfp_smt::SolverError> {
         type Key = (MethodId, PcfaEdgeId, MethodId, StateId, StateId);
         let key = |q: &CallQuery| (q.caller, q.edge.id, q.callee, q.callee_entry, q.callee_exit);
         // Rule (3)'s checks in rounds: a round builds the grammar with the answers known
@@ -225,7 +232,7 @@ impl<S: Solver> Checker<S> {
             // Two batches: the necessary conditions (entry, exit; shared by many
             // questions, deduplicated by the session), then the whole question for the
             // combinations that pass both.
-            let mut formulas: Vec<(Key, crate::refine::CallFormulas)> = Vec::new();
+            let mut formulas: Vec<(Key, crate::call_check::CallFormulas)> = Vec::new();
             for (k, q) in &queries {
                 match call_formulas(&enc, &self.pcfas, q) {
                     Ok(f) => formulas.push((*k, f)),
@@ -243,8 +250,7 @@ impl<S: Solver> Checker<S> {
             let answers = self
                 .session
                 .check_batch(&necessary)
-                .await
-                .map_err(|e| e.to_string())?;
+                .await?;
             let mut keys = Vec::new();
             let mut terms = Vec::new();
             for (i, (k, f)) in formulas.into_iter().enumerate() {
@@ -260,8 +266,7 @@ impl<S: Solver> Checker<S> {
             let answers = self
                 .session
                 .check_batch(&terms)
-                .await
-                .map_err(|e| e.to_string())?;
+                .await?;
             for (k, r) in keys.into_iter().zip(answers) {
                 feasible.insert(k, !matches!(r, CheckSat::Unsat));
             }
@@ -405,127 +410,56 @@ impl<S: Solver> Checker<S> {
         parts.join(" -> ")
     }
 
-    /// One CEGAR iteration (paper Fig. 11), queueing its events.
+    /// One CEGAR iteration (paper Fig. 11), queueing its events; a verdict or an
+    /// `unknown` ends the run.
     async fn iterate(&mut self) {
+        if let Err(stop) = self.iteration().await {
+            match stop {
+                Stop::Verdict(v) => self.finish(v),
+                Stop::Unknown { reason, frontier } => self.unknown(reason, frontier),
+            }
+        }
+    }
+
+    /// The body of [`Checker::iterate`]: `Ok` after a refinement, `Err` when the run ends.
+    async fn iteration(&mut self) -> Result<(), Stop> {
         if self.stopped() {
-            self.unknown(
+            return Err(Stop::unknown(
                 UnknownReason::Stopped,
                 format!("stopped before iteration {}", self.iteration + 1),
-            );
-            return;
+            ));
         }
         if self.iteration >= self.opts.max_iterations {
             let limit = self.opts.max_iterations;
-            self.unknown(
+            return Err(Stop::unknown(
                 UnknownReason::MaxIterations { limit },
                 format!("iteration {} was not started", limit + 1),
-            );
-            return;
+            ));
         }
         self.iteration += 1;
         self.stats.iterations = self.iteration;
         let it = self.iteration;
         // ConstructCFG.
-        let pg = match self.build_grammar().await {
-            Ok(pg) => pg,
-            Err(e) => {
-                self.unknown(UnknownReason::Solver { detail: e }, "ConstructCFG".into());
-                return;
-            }
-        };
+        let pg = self
+            .build_grammar()
+            .await
+            .map_err(|e| Stop::solver(e, "ConstructCFG"))?;
         let ev = self.grammar_event(&pg);
         self.pending.push_back(ev);
         // Inclusion.
-        self.stats.inclusion_queries += 1;
-        let mut steps = 0u64;
-        let result = {
-            let stop = &mut self.stop;
-            let hook = &mut self.stop_hook;
-            cfp_grammar::check_inclusion(&pg.grammar, &self.spec, &self.opts.inclusion, &mut |p| {
-                steps = p.steps;
-                if *stop || hook.as_mut().is_some_and(|h| h()) {
-                    *stop = true;
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })
-        };
-        self.stats.inclusion_steps += steps;
-        let cex = match result {
-            InclusionResult::Included(_) => {
-                self.pending.push_back(Event::Inclusion {
-                    iteration: it,
-                    result: InclusionOutcome::Included,
-                    word: None,
-                });
-                if !self.program.approximations.is_empty() {
-                    let items = self
-                        .program
-                        .approximations
-                        .iter()
-                        .map(|d| d.message.clone())
-                        .collect();
-                    self.unknown(
-                        UnknownReason::Approximations { items },
-                        "the abstraction is included in the spec, but the program model \
-                         over-approximates the source"
-                            .into(),
-                    );
-                    return;
-                }
-                let v = Verdict::Verified {
-                    iterations: it,
-                    certificate: VerifiedCertificate {
-                        grammar: pg.grammar.to_string(),
-                        predicates: self.predicates(),
-                    },
-                };
-                self.finish(v);
-                return;
-            }
-            InclusionResult::Unknown(r) => {
-                self.pending.push_back(Event::Inclusion {
-                    iteration: it,
-                    result: InclusionOutcome::Unknown,
-                    word: None,
-                });
-                let reason = match r {
-                    cfp_grammar::UnknownReason::Stopped { .. } => UnknownReason::Stopped,
-                    cfp_grammar::UnknownReason::StepBudget { steps } => {
-                        UnknownReason::InclusionBudget { steps }
-                    }
-                    other => UnknownReason::Inclusion {
-                        detail: other.to_string(),
-                    },
-                };
-                self.unknown(
-                    reason,
-                    format!("inclusion of the iteration-{it} grammar in the spec"),
-                );
-                return;
-            }
-            InclusionResult::NotIncluded(c) => c,
-        };
-        self.pending.push_back(Event::Inclusion {
-            iteration: it,
-            result: InclusionOutcome::NotIncluded,
-            word: Some(cex.word_names.clone()),
-        });
+        let cex = self.inclusion(&pg)?;
         let word = cex.word_names.clone();
         let derivation = cfp_grammar::derivation_text(&pg.grammar, &cex.derivation);
-        let nt = match derivation_to_path(&self.program, &self.pcfas, &pg, &cex.derivation) {
-            Ok(nt) => nt,
-            Err(e) => {
-                self.unknown(
+        let nt = derivation_to_path(&self.program, &self.pcfas, &pg, &cex.derivation).map_err(
+            |e| {
+                Stop::unknown(
                     UnknownReason::Internal {
                         detail: e.to_string(),
                     },
                     format!("counterexample [{}]", word.join(" ")),
-                );
-                return;
-            }
-        };
+                )
+            },
+        )?;
         let trace = self.trace_lines(&nt);
         self.pending.push_back(Event::Counterexample {
             iteration: it,
@@ -540,24 +474,31 @@ impl<S: Solver> Checker<S> {
             self.path_summary(&nt)
         );
         if !self.seen.insert((word.clone(), replay.clone())) {
-            self.unknown(UnknownReason::RepeatedCounterexample { word }, frontier);
-            return;
+            // Only a path whose refinement could not remove it comes back (see
+            // `refinement::refine_path`).
+            let attempts = self.stalled.remove(&(word.clone(), replay.clone()));
+            return Err(Stop::unknown(
+                match attempts {
+                    Some(attempts) => UnknownReason::RefinementStalled { word, attempts },
+                    None => UnknownReason::RepeatedCounterexample { word },
+                },
+                frontier,
+            ));
         }
         // Feasibility.
         let enc = Encoder::new(&self.program);
         let plain = nt.to_trace();
-        let (encoded, feas) = match check_feasibility(&mut self.session, &enc, &plain).await {
-            Ok(x) => x,
-            Err(e) => {
-                self.unknown(
-                    UnknownReason::Solver {
-                        detail: e.to_string(),
+        let (encoded, feas) = check_feasibility(&mut self.session, &enc, &plain)
+            .await
+            .map_err(|e| match e {
+                crate::feasibility::FeasibilityError::Solver(e) => Stop::solver(e, &frontier),
+                other => Stop::unknown(
+                    UnknownReason::Internal {
+                        detail: other.to_string(),
                     },
-                    frontier,
-                );
-                return;
-            }
-        };
+                    frontier.clone(),
+                ),
+            })?;
         let core = match feas {
             Feasibility::Feasible(values) => {
                 let vmap = self.values_map(&values);
@@ -579,7 +520,7 @@ impl<S: Solver> Checker<S> {
                             .and_then(|w| i64::try_from(interpreter_address(w.address, base)).ok())
                     })
                     .collect();
-                let v = Verdict::Violation {
+                return Err(Stop::Verdict(Verdict::Violation {
                     iterations: it,
                     counterexample: Violation {
                         word,
@@ -589,9 +530,7 @@ impl<S: Solver> Checker<S> {
                         replay_edges: replay,
                         replay_globals,
                     },
-                };
-                self.finish(v);
-                return;
+                }));
             }
             Feasibility::Unknown(r) => {
                 self.pending.push_back(Event::Feasibility {
@@ -599,8 +538,10 @@ impl<S: Solver> Checker<S> {
                     feasible: FeasibilityOutcome::Unknown,
                     values: BTreeMap::new(),
                 });
-                self.unknown(UnknownReason::FeasibilityUnknown { detail: r }, frontier);
-                return;
+                return Err(Stop::unknown(
+                    UnknownReason::FeasibilityUnknown { detail: r },
+                    frontier,
+                ));
             }
             Feasibility::Infeasible(core) => core,
         };
@@ -614,46 +555,52 @@ impl<S: Solver> Checker<S> {
             word: word.clone(),
             path: self.path_summary(&nt),
         });
-        // Interpolants.
-        let itp = match crate::interpolants::interpolants(&mut self.session, &enc, &encoded, &core)
-            .await
-        {
-            Ok(i) => i,
-            Err(e) => {
-                self.unknown(
-                    UnknownReason::Solver {
-                        detail: e.to_string(),
-                    },
-                    frontier,
-                );
-                return;
-            }
-        };
-        let psi = build_psi(&nt, &self.pcfas, &itp.atoms);
+        // Refinement: the portfolio, until the path is provably gone.
+        let refined = refine_path(
+            &mut self.session,
+            &enc,
+            &mut self.pcfas,
+            &nt,
+            &encoded,
+            &core,
+            &self.opts.refinement,
+            &mut self.stats.strategies,
+        )
+        .await
+        .map_err(|e| Stop::solver(e, &frontier))?;
         self.pending.push_back(Event::Interpolants {
             iteration: it,
-            per_location: psi
+            per_location: refined
+                .psi
                 .iter()
                 .map(|((m, loc), atoms)| LocationAtoms {
                     method: self.method_name(*m),
                     location: loc.index(),
-                    atoms: atoms.iter().map(|a| a.to_string()).collect(),
+                    atoms: atoms
+                        .iter()
+                        .map(|a| self.session.macros().expand(a).to_string())
+                        .collect(),
                 })
                 .collect(),
+            strategy: refined.kept.map(|s| s.name().to_string()),
+            attempts: refined.attempts.clone(),
         });
-        // Refine.
-        let out = match refine(&mut self.session, &enc, &mut self.pcfas, &psi).await {
-            Ok(o) => o,
-            Err(e) => {
-                self.unknown(
-                    UnknownReason::Solver {
-                        detail: e.to_string(),
-                    },
-                    frontier,
-                );
-                return;
-            }
-        };
+        let attempts = refined
+            .attempts
+            .iter()
+            .map(|a| format!("{}: {}", a.strategy.name(), attempt_text(&a.result)))
+            .collect::<Vec<_>>()
+            .join("; ");
+        if refined.kept.is_none() {
+            return Err(Stop::unknown(
+                UnknownReason::RefinementStalled { word, attempts },
+                frontier,
+            ));
+        }
+        if refined.path_stays {
+            self.stalled.insert((word, replay), attempts);
+        }
+        let out = refined.outcome;
         self.stats.refinements += 1;
         self.pending.push_back(Event::Refined {
             iteration: it,
@@ -676,6 +623,86 @@ impl<S: Solver> Checker<S> {
                 .collect(),
             predicates_added: out.predicates_added,
         });
+        Ok(())
+    }
+
+    /// The inclusion check of this iteration: its counterexample, or the end of the run.
+    fn inclusion(&mut self, pg: &ProgramGrammar) -> Result<cfp_grammar::Counterexample, Stop> {
+        let it = self.iteration;
+        self.stats.inclusion_queries += 1;
+        let mut steps = 0u64;
+        let result = {
+            let stop = &mut self.stop;
+            let hook = &mut self.stop_hook;
+            cfp_grammar::check_inclusion(&pg.grammar, &self.spec, &self.opts.inclusion, &mut |p| {
+                steps = p.steps;
+                if *stop || hook.as_mut().is_some_and(|h| h()) {
+                    *stop = true;
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+        };
+        self.stats.inclusion_steps += steps;
+        match result {
+            InclusionResult::Included(_) => {
+                self.pending.push_back(Event::Inclusion {
+                    iteration: it,
+                    result: InclusionOutcome::Included,
+                    word: None,
+                });
+                if !self.program.approximations.is_empty() {
+                    let items = self
+                        .program
+                        .approximations
+                        .iter()
+                        .map(|d| d.message.clone())
+                        .collect();
+                    return Err(Stop::unknown(
+                        UnknownReason::Approximations { items },
+                        "the abstraction is included in the spec, but the program model \
+                         over-approximates the source"
+                            .into(),
+                    ));
+                }
+                Err(Stop::Verdict(Verdict::Verified {
+                    iterations: it,
+                    certificate: VerifiedCertificate {
+                        grammar: pg.grammar.to_string(),
+                        predicates: self.predicates(),
+                    },
+                }))
+            }
+            InclusionResult::Unknown(r) => {
+                self.pending.push_back(Event::Inclusion {
+                    iteration: it,
+                    result: InclusionOutcome::Unknown,
+                    word: None,
+                });
+                let reason = match r {
+                    cfp_grammar::UnknownReason::Stopped { .. } => UnknownReason::Stopped,
+                    cfp_grammar::UnknownReason::StepBudget { steps } => {
+                        UnknownReason::InclusionBudget { steps }
+                    }
+                    other => UnknownReason::Inclusion {
+                        detail: other.to_string(),
+                    },
+                };
+                Err(Stop::unknown(
+                    reason,
+                    format!("inclusion of the iteration-{it} grammar in the spec"),
+                ))
+            }
+            InclusionResult::NotIncluded(c) => {
+                self.pending.push_back(Event::Inclusion {
+                    iteration: it,
+                    result: InclusionOutcome::NotIncluded,
+                    word: Some(c.word_names.clone()),
+                });
+                Ok(c)
+            }
+        }
     }
 
     fn predicates(&self) -> Vec<LocationPredicates> {
@@ -698,6 +725,45 @@ impl<S: Solver> Checker<S> {
             }
         }
         out
+    }
+}
+
+/// Why an iteration ended the run.
+enum Stop {
+    /// A verdict.
+    Verdict(Verdict),
+    /// `unknown`, with what was still open.
+    Unknown {
+        reason: UnknownReason,
+        frontier: String,
+    },
+}
+
+impl Stop {
+    fn unknown(reason: UnknownReason, frontier: String) -> Stop {
+        Stop::Unknown { reason, frontier }
+    }
+
+    /// A solver failure: a cancelled call is the host stopping the run.
+    fn solver(e: cfp_smt::SolverError, frontier: &str) -> Stop {
+        let reason = match e {
+            cfp_smt::SolverError::Cancelled => UnknownReason::Stopped,
+            other => UnknownReason::Solver {
+                detail: other.to_string(),
+            },
+        };
+        Stop::unknown(reason, frontier.to_string())
+    }
+}
+
+/// A strategy attempt in an `unknown` reason.
+fn attempt_text(r: &crate::refinement::AttemptResult) -> String {
+    use crate::refinement::AttemptResult;
+    match r {
+        AttemptResult::Refuted => "removed the path".into(),
+        AttemptResult::NoProgress => "the path stayed".into(),
+        AttemptResult::NoNewPredicates => "no new predicates".into(),
+        AttemptResult::Failed { reason } => reason.clone(),
     }
 }
 

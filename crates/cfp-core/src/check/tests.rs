@@ -91,12 +91,18 @@ fn log(events: &[Event]) -> String {
             Event::Interpolants {
                 iteration,
                 per_location,
+                strategy,
+                ..
             } => {
                 let t: Vec<String> = per_location
                     .iter()
                     .map(|l| format!("{}@n{}: {}", l.method, l.location, l.atoms.join(", ")))
                     .collect();
-                format!("{iteration} interpolants:\n    {}", t.join("\n    "))
+                format!(
+                    "{iteration} predicates ({}):\n    {}",
+                    strategy.as_deref().unwrap_or("none"),
+                    t.join("\n    ")
+                )
             }
             Event::Refined {
                 iteration,

@@ -17,6 +17,8 @@ pub struct CheckOptions {
     pub inclusion: cfp_grammar::InclusionOptions,
     /// Timeout of each SMT script, when the backend supports one.
     pub smt_timeout_ms: Option<u64>,
+    /// The refinement portfolio and its limits.
+    pub refinement: crate::refinement::RefinementOptions,
 }
 
 impl Default for CheckOptions {
@@ -25,6 +27,7 @@ impl Default for CheckOptions {
             max_iterations: 50,
             inclusion: cfp_grammar::InclusionOptions::default(),
             smt_timeout_ms: None,
+            refinement: crate::refinement::RefinementOptions::default(),
         }
     }
 }
@@ -154,12 +157,16 @@ pub enum Event {
         /// Concrete values when feasible (`name -> value`).
         values: BTreeMap<String, String>,
     },
-    /// Interpolant atoms of a spurious path, per location.
+    /// The predicates that refine a spurious path away, per location.
     Interpolants {
         /// Iteration.
         iteration: u32,
         /// Atoms grouped by (method, location).
         per_location: Vec<LocationAtoms>,
+        /// The strategy that produced them (`wp`, `horn`, `sp`, `path-facts`, `union`).
+        strategy: Option<String>,
+        /// Every strategy tried on the path, and what it did.
+        attempts: Vec<crate::refinement::Attempt>,
     },
     /// The PCFAs were refined.
     Refined {
@@ -263,6 +270,13 @@ pub enum UnknownReason {
         /// The word.
         word: Vec<String>,
     },
+    /// No refinement strategy removed a spurious counterexample from the abstraction.
+    RefinementStalled {
+        /// The word.
+        word: Vec<String>,
+        /// What each strategy did (`wp: no progress; horn: unknown (…)`).
+        attempts: String,
+    },
     /// The inclusion check used its step budget.
     InclusionBudget {
         /// Steps done.
@@ -305,6 +319,11 @@ impl std::fmt::Display for UnknownReason {
             UnknownReason::RepeatedCounterexample { word } => write!(
                 f,
                 "refinement did not eliminate the spurious counterexample [{}]",
+                word.join(" ")
+            ),
+            UnknownReason::RefinementStalled { word, attempts } => write!(
+                f,
+                "no refinement removed the spurious counterexample [{}] ({attempts})",
                 word.join(" ")
             ),
             UnknownReason::InclusionBudget { steps } => write!(
@@ -361,6 +380,7 @@ impl UnknownReason {
             }
             UnknownReason::Approximations { .. } => ReasonKind::Approximation,
             UnknownReason::RepeatedCounterexample { .. }
+            | UnknownReason::RefinementStalled { .. }
             | UnknownReason::Inclusion { .. }
             | UnknownReason::Internal { .. } => ReasonKind::Undecided,
         }
@@ -448,4 +468,6 @@ pub struct CheckStats {
     pub predicates_per_location_max: usize,
     /// Spurious counterexamples refined away.
     pub refinements: u32,
+    /// Per refinement strategy: paths tried and refuted, queries, time, predicates.
+    pub strategies: Vec<crate::refinement::StrategyStats>,
 }

@@ -1,0 +1,244 @@
+//! Rule (3) of ConstructCFG (paper Fig. 14) as a formula: may the call edge
+//! `(s, call m', s')` enter the callee through its entry state `e0` and return through
+//! its exit state `e'`?
+//! `Pred(s) ∧ bind(formals) ∧ Pred(e0) ∧ Pred(e') ∧ bind(result, globals) ∧ Pred(s')`.
+//!
+//! Asked by the driver when it builds the grammar and by the progress check of a
+//! refinement ([`crate::refinement::progress`]), so both answer the same question.
+
+use crate::construct_cfg::CallQuery;
+use crate::encode::{entry_copy, EncodeError, Encoder, Names, WriteSites, ALLOC};
+use crate::ir::Edge;
+use crate::pcfa::Pcfas;
+use cfp_smt::{Op, Sort, Term};
+use std::collections::BTreeSet;
+
+/// Rule (3)'s question as a formula (satisfiable = the call may enter the callee through
+/// `q.callee_entry` and return through `q.callee_exit`).
+///
+/// The callee at its entry: parameters (and their entry copies) equal the actuals,
+/// globals, field arrays, `%alloc` (and their entry copies) equal the caller's, other
+/// variables arbitrary. At its exit: entry copies bound the same way, everything else
+/// arbitrary (fresh). Dropping a binding only weakens the formula (sound).
+pub fn call_formula(enc: &Encoder<'_>, pcfas: &Pcfas, q: &CallQuery) -> Result<Term, EncodeError> {
+    Ok(call_formulas(enc, pcfas, q)?.full)
+}
+
+/// Rule (3)'s question and two necessary conditions of it that depend on one clone of
+/// the callee only, so that they are shared by many questions (and answered once by the
+/// session's memo): [`CallFormulas::entry`] (the call may enter `q.callee_entry`) and
+/// [`CallFormulas::exit`] (a return through `q.callee_exit` may lead to `q.edge.to`).
+#[derive(Clone, Debug)]
+pub struct CallFormulas {
+    /// `Pred(s) ∧ Pred(e0)` bound at the call.
+    pub entry: Term,
+    /// `Pred(s) ∧ Pred(e') ∧ bind ∧ Pred(s')` bound across the return.
+    pub exit: Term,
+    /// The whole question ([`call_formula`]).
+    pub full: Term,
+    /// `Pred(s) ∧ bind ∧ Pred(s')` across the call without any callee predicate: a
+    /// necessary condition of every question through the PCFA edge `(s, call, s')`, so
+    /// that Refine's UpdateTransitions can remove call edges between inconsistent clones.
+    pub frame: Term,
+}
+
+/// The [`CallFormulas::frame`] of the call PCFA edge `edge` of `caller`.
+pub fn call_edge_frame(
+    enc: &Encoder<'_>,
+    pcfas: &Pcfas,
+    caller: crate::ir::MethodId,
+    edge: &crate::pcfa::PcfaEdge,
+) -> Result<Term, EncodeError> {
+    let Edge::Call { callee, .. } = enc.edge(caller, edge.cfa_edge)? else {
+        return Err(EncodeError::BadCall("not a call edge".to_string()));
+    };
+    // Any clones: the frame does not depend on them.
+    let q = CallQuery {
+        caller,
+        edge: *edge,
+        callee: *callee,
+        callee_entry: crate::pcfa::StateId(u32::MAX),
+        callee_exit: crate::pcfa::StateId(u32::MAX),
+    };
+    Ok(call_formulas(enc, pcfas, &q)?.frame)
+}
+
+/// [`call_formula`] with its necessary conditions ([`CallFormulas`]).
+pub fn call_formulas(
+    enc: &Encoder<'_>,
+    pcfas: &Pcfas,
+    q: &CallQuery,
+) -> Result<CallFormulas, EncodeError> {
+    let syms = enc.symbols();
+    let caller = pcfas
+        .method(q.caller)
+        .ok_or(EncodeError::NoMethod(q.caller))?;
+    let callee = pcfas
+        .method(q.callee)
+        .ok_or(EncodeError::NoMethod(q.callee))?;
+    let Edge::Call {
+        callee: cm,
+        args,
+        result,
+        ..
+    } = enc.edge(q.caller, q.edge.cfa_edge)?
+    else {
+        return Err(EncodeError::BadCall("not a call edge".to_string()));
+    };
+    if *cm != q.callee {
+        return Err(EncodeError::BadCall("callee mismatch".to_string()));
+    }
+    let pre = Names::identity(&syms.scope(q.caller)?);
+    let mut ctr = Names::new();
+    let mut actuals = Vec::with_capacity(args.len());
+    for a in args {
+        actuals.push(enc.expr(q.caller, a, &pre)?);
+    }
+    // The callee at its exit: its variables arbitrary, its entry copies bound to the
+    // actuals and the caller's globals, the shared state arbitrary (its post-state).
+    let mut cn = Names::new();
+    for (n, s) in syms.vars(q.callee)? {
+        let t = ctr.fresh_term(n, s.clone());
+        cn.set(n, t);
+    }
+    let params = syms.params(q.callee)?.to_vec();
+    if params.len() != actuals.len() {
+        return Err(EncodeError::BadCall("arity mismatch".to_string()));
+    }
+    let written = written_vars(enc.method(q.callee)?);
+    for (p, a) in params.iter().zip(&actuals) {
+        let n = &syms.local(q.callee, *p)?.0;
+        cn.set(&entry_copy(n), a.clone());
+        // A parameter the callee never assigns still holds the actual at the exit (the
+        // interpolants drop this frame identity).
+        if !written.contains(p) {
+            cn.set(n, a.clone());
+        }
+    }
+    for (g, _) in syms.globals().iter().cloned().chain(syms.framed()) {
+        cn.set(&entry_copy(&g), pre.get(&g)?.clone());
+    }
+    // A shared symbol that neither the callee nor anything it calls writes keeps its value
+    // across the call (the frame; a wildcard `$k`, a field the callee only reads);
+    // everything else shared is arbitrary after it, as far as the caller knows.
+    // A field array written only at objects the callee's parameters denote changes only
+    // in those cells.
+    let modified = enc.modified_by(q.callee);
+    let sites = enc.field_writes(q.callee);
+    let mut shared_post = Vec::new();
+    for (n, s) in syms.shared() {
+        let t = if modified.is_some_and(|m| !m.contains(&n)) {
+            pre.get(&n)?.clone()
+        } else if let (Some(WriteSites::Params(js)), Sort::Array(_, elem)) =
+            (sites.and_then(|w| w.get(&n)), &s)
+        {
+            let mut arr = pre.get(&n)?.clone();
+            for j in js {
+                let Some(obj) = actuals.get(*j) else {
+                    return Err(EncodeError::BadCall("arity mismatch".to_string()));
+                };
+                let cell = ctr.fresh_term(&format!("{n}%cell"), (**elem).clone());
+                arr = Term::store(arr, obj.clone(), cell);
+            }
+            arr
+        } else {
+            ctr.fresh_term(&n, s)
+        };
+        cn.set(&n, t.clone());
+        shared_post.push((n, t));
+    }
+    let exit_pred = cn.rename(&callee.state_formula(q.callee_exit));
+    // The callee at its entry.
+    let mut en = Names::new();
+    for (n, s) in syms.vars(q.callee)? {
+        let t = ctr.fresh_term(n, s.clone());
+        en.set(n, t);
+    }
+    for (p, a) in params.iter().zip(&actuals) {
+        let n = &syms.local(q.callee, *p)?.0;
+        en.set(n, a.clone());
+        en.set(&entry_copy(n), a.clone());
+    }
+    for (n, _) in syms.shared() {
+        en.set(&n, pre.get(&n)?.clone());
+    }
+    for (g, _) in syms.globals().iter().cloned().chain(syms.framed()) {
+        en.set(&entry_copy(&g), pre.get(&g)?.clone());
+    }
+    let entry_pred = en.rename(&callee.state_formula(q.callee_entry));
+    // The caller after the return.
+    let mut post = pre.clone();
+    post.merge_versions(&ctr);
+    for (n, t) in &shared_post {
+        post.set(n, t.clone());
+    }
+    let alloc_grows = Term::app(
+        Op::Ge,
+        vec![post.get(ALLOC)?.clone(), pre.get(ALLOC)?.clone()],
+    );
+    let bind_result = match result {
+        None => Term::tt(),
+        Some(place) => match enc.method(q.callee)?.ret {
+            Some(r) => {
+                let rn = &syms.local(q.callee, r)?.0;
+                let v = cn.get(rn)?.clone();
+                enc.assign(q.caller, place, v, &mut post)?
+            }
+            None => Term::tt(),
+        },
+    };
+    let after = post.rename(&caller.state_formula(q.edge.to));
+    let from = caller.state_formula(q.edge.from);
+    Ok(CallFormulas {
+        entry: Term::and(vec![from.clone(), entry_pred.clone()]),
+        exit: Term::and(vec![
+            from.clone(),
+            exit_pred.clone(),
+            alloc_grows.clone(),
+            bind_result.clone(),
+            after.clone(),
+        ]),
+        full: Term::and(vec![
+            from.clone(),
+            entry_pred,
+            exit_pred,
+            alloc_grows.clone(),
+            bind_result.clone(),
+            after.clone(),
+        ]),
+        frame: Term::and(vec![from, alloc_grows, bind_result, after]),
+    })
+}
+
+/// The variables a method assigns anywhere (assign, havoc, allocation, call result).
+pub fn written_vars(cfa: &crate::ir::MethodCfa) -> BTreeSet<crate::ir::VarId> {
+    use crate::ir::{Place, Stmt};
+    let mut out = BTreeSet::new();
+    for e in cfa.graph.edge_weights() {
+        match e {
+            Edge::Block(stmts) => {
+                for s in stmts {
+                    match &s.node {
+                        Stmt::Assign {
+                            place: Place::Var(v),
+                            ..
+                        }
+                        | Stmt::Havoc(Place::Var(v))
+                        | Stmt::Alloc { var: v, .. } => {
+                            out.insert(*v);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Edge::Call {
+                result: Some(Place::Var(v)),
+                ..
+            } => {
+                out.insert(*v);
+            }
+            _ => {}
+        }
+    }
+    out
+}

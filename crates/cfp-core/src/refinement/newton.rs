@@ -1,0 +1,140 @@
+//! The interpolation-free strategies (Dietsch et al., "Craig vs. Newton in software model
+//! checking", FSE'17, as in Ultimate Automizer): predicates from the weakest preconditions
+//! (`wp`) or the strongest postconditions (`sp`) along the unsat-core-reduced trace.
+//!
+//! Over the sliced SSA trace `init ∧ s_0 ∧ … ∧ s_{n-1}` (steps outside the core are
+//! `true`), position `i` sees the SSA constants that are the current values of the state
+//! symbols in scope there ([`crate::trace::Position::names`]; in a callee, the caller's
+//! values reach it through the entry copies `p@entry`). Then
+//! * `wp`: `WP_i = ¬∃ X. (s_i ∧ … ∧ s_{n-1} ∧ B_i)`, where `X` are the constants of the
+//!   suffix that position `i` cannot name — the states from which the rest of the path
+//!   cannot complete — and `B_i` are the call steps of the frames still open at `i` (their
+//!   parameter bindings relate the caller's values, which the rest of the path uses after
+//!   the returns, to the callee's entry copies, which `i` can name). `WP_n` is `¬true`, and
+//!   every `WP_i` is implied by the path's prefix (the trace is infeasible), so they form an
+//!   inductive sequence as far as the elimination is exact;
+//! * `sp`: `SP_i = ∃ X. (init ∧ s_0 ∧ … ∧ s_{i-1})`, what the prefix establishes.
+//!
+//! The existentials are eliminated by [`crate::qe::project_exists`] (substitution of
+//! definitions, cell facts of stores; where that is not exact, weakening), which never
+//! needs a solver: these strategies cost no SMT query and cannot hang. The formulas are
+//! renamed to state symbols; [`super::predicates_of`] makes predicates of them. Weakest
+//! preconditions name only what the rest of the path tests (`l = $1`, `l ≠ 0`), so they are
+//! small where interpolants from a Horn solver can be whole path summaries.
+//!
+//! Each formula is computed once per segment between two core steps and the constants it
+//! can name (positions inside a run of non-core steps share it), so long traces with small
+//! cores stay cheap.
+
+use super::slicing::Sliced;
+use crate::encode::Symbols;
+use crate::trace::EncodedTrace;
+use cfp_smt::{Sort, Term, TermKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Which end of the trace the formulas are computed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Weakest preconditions of the suffix (from the end).
+    Backward,
+    /// Strongest postconditions of the prefix (from the start).
+    Forward,
+}
+
+/// The SSA constants position `i` can name, each with the state symbol naming it (the plain
+/// symbol before an entry copy, in scope order).
+fn nameable(trace: &EncodedTrace, symbols: &Symbols, i: usize) -> BTreeMap<String, Term> {
+    let mut out = BTreeMap::new();
+    let Some(pos) = trace.positions.get(i) else {
+        return out;
+    };
+    for (n, s) in symbols.scope(pos.method).unwrap_or_default() {
+        if let Ok(t) = pos.names.get(&n) {
+            if let TermKind::Var(c, _) = t.kind() {
+                out.entry(c.clone()).or_insert_with(|| Term::var(n.clone(), s.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The formula per position `0..=n` (see the module doc): the projected suffix (whose
+/// negation is the weakest precondition) or prefix (the strongest postcondition), over the
+/// position's state symbols; `true` where nothing is known.
+pub fn newton_formulas(
+    trace: &EncodedTrace,
+    sliced: &Sliced,
+    symbols: &Symbols,
+    direction: Direction,
+) -> Vec<Term> {
+    let n = sliced.steps.len();
+    let core: Vec<usize> = (0..n)
+        .filter(|&k| sliced.steps[k].as_bool() != Some(true))
+        .collect();
+    // The core call steps whose frame is open at each position (for the suffixes).
+    let mut open: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+    if direction == Direction::Backward {
+        for (ret, call) in trace.call_of.iter().enumerate() {
+            if let Some(c) = call.filter(|c| core.binary_search(c).is_ok()) {
+                for o in open.iter_mut().take(ret + 1).skip(c + 1) {
+                    o.push(c);
+                }
+            }
+        }
+    }
+    // The formula of position i depends on the core steps on its side of i (and the open
+    // calls) only: one conjunction per segment, keyed by the number of core steps before i.
+    type Segment = (usize, Vec<usize>);
+    let mut segment_formula: BTreeMap<Segment, (Term, BTreeSet<(String, Sort)>)> = BTreeMap::new();
+    let mut memo: BTreeMap<(Segment, Vec<(String, Term)>), Term> = BTreeMap::new();
+    let mut out = Vec::with_capacity(n + 1);
+    for i in 0..=n {
+        let before = core.partition_point(|&k| k < i);
+        let segment: Segment = (before, open[i].clone());
+        let (formula, constants) = segment_formula
+            .entry(segment.clone())
+            .or_insert_with(|| {
+                let parts: Vec<Term> = match direction {
+                    Direction::Backward => core[before..]
+                        .iter()
+                        .chain(open[i].iter())
+                        .map(|&k| sliced.steps[k].clone())
+                        .collect(),
+                    Direction::Forward => std::iter::once(sliced.init.clone())
+                        .chain(core[..before].iter().map(|&k| sliced.steps[k].clone()))
+                        .collect(),
+                };
+                let f = Term::and(parts);
+                let constants = f.free_vars().into_iter().collect();
+                (f, constants)
+            })
+            .clone();
+        if formula.as_bool() == Some(true) {
+            out.push(Term::tt());
+            continue;
+        }
+        let names = nameable(trace, symbols, i);
+        // Only the constants this formula mentions matter for the result.
+        let relevant: Vec<(String, Term)> = constants
+            .iter()
+            .filter_map(|(c, _)| names.get(c).map(|t| (c.clone(), t.clone())))
+            .collect();
+        let atoms = memo
+            .entry((segment, relevant.clone()))
+            .or_insert_with(|| {
+                let bound: Vec<(String, Sort)> = constants
+                    .iter()
+                    .filter(|(c, _)| !names.contains_key(c))
+                    .cloned()
+                    .collect();
+                let projected = crate::qe::project_exists(&bound, &formula);
+                let renaming: BTreeMap<&str, &Term> =
+                    relevant.iter().map(|(c, t)| (c.as_str(), t)).collect();
+                let renamed = projected.substitute(&|c| renaming.get(c).map(|t| (*t).clone()));
+                renamed
+            })
+            .clone();
+        out.push(atoms);
+    }
+    out
+}
