@@ -180,6 +180,14 @@ impl<S: Solver> Run<S> {
         let stats = StatsJson::new(&self.checker.stats(), None);
         Some(serde_json::to_string(&ResultJson::new(v, None, stats)))
     }
+
+    /// [`Run::result_json`] with each refinement strategy's time (the page's statistics).
+    pub fn result_json_for_page(&self) -> Option<Result<String, serde_json::Error>> {
+        let v = self.verdict.as_ref()?;
+        let s = self.checker.stats();
+        let stats = StatsJson::new(&s, None).with_strategy_times(&s);
+        Some(serde_json::to_string(&ResultJson::new(v, None, stats)))
+    }
 }
 
 /// Parse the options object (`{"max_iterations": n | null}`; empty text: defaults).

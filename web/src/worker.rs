@@ -185,7 +185,7 @@ mod imp {
                 }
                 if run.is_finished() {
                     STATE.with(|s| s.borrow_mut().active = None);
-                    match run.result_json() {
+                    match run.result_json_for_page() {
                         Some(Ok(json)) => post(&FromWorker::Done { result: raw(json) }),
                         Some(Err(err)) => post(&FromWorker::Error {
                             message: format!("cannot print the result: {err}"),

@@ -263,12 +263,30 @@ fn realistic(extra: &[String]) -> Result<Vec<Metric>, Failed> {
                     "lower",
                     None,
                 ));
-                out.push(metric(format!("{name} predicates"), num("total_predicates"), "", "lower", None));
-                out.push(metric(format!("{name} SMT queries"), num("smt_queries"), "", "lower", None));
+                out.push(metric(
+                    format!("{name} predicates"),
+                    num("total_predicates"),
+                    "",
+                    "lower",
+                    None,
+                ));
+                out.push(metric(
+                    format!("{name} SMT queries"),
+                    num("smt_queries"),
+                    "",
+                    "lower",
+                    None,
+                ));
             }
         }
     }
-    out.push(metric("right verdicts".into(), right as f64, "", "higher", Some(total as f64)));
+    out.push(metric(
+        "right verdicts".into(),
+        right as f64,
+        "",
+        "higher",
+        Some(total as f64),
+    ));
     out.push(metric("total time".into(), total_ms, "ms", "lower", None));
     out.push(metric(
         "predicates per block, mean of averages".into(),
@@ -277,7 +295,13 @@ fn realistic(extra: &[String]) -> Result<Vec<Metric>, Failed> {
         "lower",
         Some(3.0),
     ));
-    out.push(metric("predicates per block, max".into(), worst_max, "", "lower", Some(9.0)));
+    out.push(metric(
+        "predicates per block, max".into(),
+        worst_max,
+        "",
+        "lower",
+        Some(9.0),
+    ));
     Ok(out)
 }
 

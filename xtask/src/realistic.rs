@@ -309,7 +309,10 @@ pub fn generate(lines: usize, seed: u64, bug: bool) -> String {
             methods.push(gen.method(shape, &format!("op{m}"), None));
         }
         let _ = &gen.class;
-        used += 6 + methods.iter().map(|m| m.text.lines().count() + 1).sum::<usize>();
+        used += 6 + methods
+            .iter()
+            .map(|m| m.text.lines().count() + 1)
+            .sum::<usize>();
         classes.push((name, methods));
         c += 1;
     }

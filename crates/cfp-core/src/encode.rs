@@ -446,18 +446,21 @@ impl<'p> Encoder<'p> {
             _ => None,
         };
         let mut out: Vec<BTreeMap<String, WriteSites>> = Vec::with_capacity(program.methods.len());
-        let assigned: Vec<BTreeSet<VarId>> =
-            program.methods.iter().map(crate::call_check::written_vars).collect();
+        let assigned: Vec<BTreeSet<VarId>> = program
+            .methods
+            .iter()
+            .map(crate::call_check::written_vars)
+            .collect();
         for (cfa, assigned) in program.methods.iter().zip(&assigned) {
             let mut w: BTreeMap<String, WriteSites> = BTreeMap::new();
-            let note = |w: &mut BTreeMap<String, WriteSites>, f: &str, site: WriteSites| {
-                match w.get_mut(f) {
-                    Some(old) => {
-                        old.join(site);
-                    }
-                    None => {
-                        w.insert(f.to_string(), site);
-                    }
+            let note = |w: &mut BTreeMap<String, WriteSites>, f: &str, site: WriteSites| match w
+                .get_mut(f)
+            {
+                Some(old) => {
+                    old.join(site);
+                }
+                None => {
+                    w.insert(f.to_string(), site);
                 }
             };
             for e in cfa.graph.edge_weights() {
@@ -512,7 +515,8 @@ impl<'p> Encoder<'p> {
                                 let mut ks = BTreeSet::new();
                                 let mut anywhere = false;
                                 for j in js {
-                                    match args.get(j).and_then(|a| param_of(cfa, &assigned[mi], a)) {
+                                    match args.get(j).and_then(|a| param_of(cfa, &assigned[mi], a))
+                                    {
                                         Some(k) => {
                                             ks.insert(k);
                                         }
@@ -969,6 +973,41 @@ pub fn is_user_var(kind: VarKind) -> bool {
 mod tests {
     use super::*;
     use crate::testutil::lower_ok;
+
+    /// A call changes only what the callee (or its callees) writes, and a field written
+    /// only through `this` changes only at the receiver.
+    #[test]
+    fn calls_change_only_what_callees_write() {
+        let src = "class Box {\n  int v;\n  Box other;\n  Box(int x) { v = x; }\n  void set(int x) { this.v = x; }\n  void poke(Box b) { b = other; b.v = 1; }\n  int get() { return v; }\n  void viaSet() { set(3); }\n  static void fresh() { Box b = new Box(2); }\n}\nclass Main {\n  public static void main(String[] a) { Box b = new Box(1); b.get(); b.viaSet(); b.poke(b); Box.fresh(); }\n}\n";
+        let p = lower_ok(src, "wildcard $1 : Box;\nS -> ε;\n");
+        let enc = Encoder::new(&p);
+        let m = |n: &str| crate::trace::tests::method(&p, n);
+        let v = "Box.v".to_string();
+        // `get` writes nothing; `set` and `viaSet` write `v` at their receiver only.
+        assert!(enc.modified_by(m("Box.get")).expect("get").is_empty());
+        let at_this = Some(&WriteSites::Params(BTreeSet::from([0])));
+        assert_eq!(
+            enc.field_writes(m("Box.set")).expect("set").get(&v),
+            at_this
+        );
+        assert_eq!(
+            enc.field_writes(m("Box.viaSet")).expect("viaSet").get(&v),
+            at_this
+        );
+        assert!(enc
+            .modified_by(m("Box.viaSet"))
+            .expect("viaSet")
+            .contains(&v));
+        // `poke` writes through a reassigned parameter: anywhere.
+        assert_eq!(
+            enc.field_writes(m("Box.poke")).expect("poke").get(&v),
+            Some(&WriteSites::Anywhere)
+        );
+        // `fresh` allocates (and its constructor writes the new object): `%alloc` and `v`.
+        let fresh = enc.modified_by(m("Box.fresh")).expect("fresh");
+        assert!(fresh.contains(ALLOC) && fresh.contains(&v), "{fresh:?}");
+        assert!(!enc.modified_by(m("Box.set")).expect("set").contains(ALLOC));
+    }
 
     const PROG: &str = "class A {\n  int f;\n  A g;\n  static int count;\n  void m(int x, int y) {\n    A a = new A();\n    a.f = x / 3 + x % -2 + x * y + (x << 2);\n    if (a.f > 0 && y != 0) { count = count + 1; }\n    a.g = a;\n  }\n  public static void main(String[] args) { new A().m(1, 2); }\n}\n";
     const SPEC: &str = "wildcard $1 : A;\nS -> ε;\n";

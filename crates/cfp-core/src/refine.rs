@@ -2,13 +2,18 @@
 //! path build Ψ (predicates per CFA location), then
 //! * **CompleteCubes / CloneStates**: every state of a refined location is split into one
 //!   state per satisfiable complete cube over the location's new predicates (conjoined
-//!   with the state's own literals);
-//! * **UpdateTransitions**: an intra-procedural PCFA edge `(s1, σ, s2)` touching a changed
-//!   state is kept only when `SAT(sp(σ, Pred(s1)) ∧ Pred(s2))`.
+//!   with the state's own literals). The cubes are found one predicate at a time (a batch
+//!   per predicate, extending only the satisfiable partial cubes), so the queries grow with
+//!   the satisfiable cubes rather than with 2^k; at most [`MAX_NEW_PREDICATES`] new
+//!   predicates per location and refinement, smallest first;
+//! * **UpdateTransitions**: a PCFA edge `(s1, σ, s2)` touching a changed state is kept only
+//!   when `SAT(sp(σ, Pred(s1)) ∧ Pred(s2))`; for a call edge, σ is the frame of the call
+//!   ([`crate::call_check::call_edge_frame`]: the caller's values across it), the callee's
+//!   part being ConstructCFG's rule (3).
 //!
-//! All satisfiability questions of one refinement go to the solver in one
-//! [`Session::check_batch`] per phase (memoised by the printed formula). A solver
-//! `unknown` keeps the state or edge (sound: the abstraction only loses precision).
+//! All satisfiability questions of a phase go to the solver in one
+//! [`Session::check_batch`] (memoised by the printed formula). A solver `unknown` keeps the
+//! state or edge (sound: the abstraction only loses precision).
 //!
 //! Rule (3)'s call question lives in [`crate::call_check`].
 
@@ -134,7 +139,9 @@ fn ranked(atoms: &[Term]) -> Vec<&Term> {
 /// Nodes of a term (a measure of its cost in queries).
 fn term_size(t: &Term) -> usize {
     match t.kind() {
-        TermKind::App(_, args) | TermKind::Uf(_, args, _) => 1 + args.iter().map(term_size).sum::<usize>(),
+        TermKind::App(_, args) | TermKind::Uf(_, args, _) => {
+            1 + args.iter().map(term_size).sum::<usize>()
+        }
         TermKind::Quant(_, _, b) => 1 + term_size(b),
         _ => 1,
     }
@@ -210,9 +217,9 @@ pub async fn refine<S: Solver>(
         let mut queries: Vec<Term> = Vec::new();
         let mut owners: Vec<(usize, Vec<Truth>)> = Vec::new();
         for (k, sp) in splits.iter().enumerate() {
-            let Some(&next) = sp.new.get(round) else {
+            if sp.new.len() <= round {
                 continue;
-            };
+            }
             let Some(p) = pcfas.method(sp.method) else {
                 continue;
             };
@@ -234,7 +241,6 @@ pub async fn refine<S: Solver>(
                     owners.push((k, ext));
                 }
             }
-            let _ = next;
         }
         if queries.is_empty() {
             break;
@@ -352,4 +358,3 @@ pub fn edge_formula(
         to,
     ])))
 }
-

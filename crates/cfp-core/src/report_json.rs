@@ -79,6 +79,16 @@ pub struct StrategyJson {
 }
 
 impl StatsJson {
+    /// The same object with each strategy's time (from the solver host's clock, `s`'s
+    /// counters) even though no overall timings are given: what a page shows, where the
+    /// CLI's `--no-timing` output must stay byte-identical across runs.
+    pub fn with_strategy_times(mut self, s: &CheckStats) -> Self {
+        for (j, st) in self.strategies.iter_mut().zip(&s.strategies) {
+            j.time_ms = st.time_ms.map(|t| (t * 1e3).round() / 1e3);
+        }
+        self
+    }
+
     /// The stats object of a run with counters `s`, with `timings` when the host has them.
     pub fn new(s: &CheckStats, timings: Option<TimingsMs>) -> Self {
         StatsJson {
@@ -104,9 +114,7 @@ impl StatsJson {
                     refuted: st.refuted,
                     queries: st.queries,
                     predicates: st.predicates,
-                    time_ms: timings
-                        .and(st.time_ms)
-                        .map(|t| (t * 1e3).round() / 1e3),
+                    time_ms: timings.and(st.time_ms).map(|t| (t * 1e3).round() / 1e3),
                 })
                 .collect(),
         }

@@ -163,6 +163,16 @@ fn check_corpus_random_runs_agree_with_expectations() {
             o.nonempty,
             o.bad_words.len()
         );
+        if header(&src, "runs") == Some("none") {
+            // A program whose `// runs: none` says no execution completes.
+            if o.completed > 0 {
+                failures.push(format!(
+                    "{}: `// runs: none`, but {} runs completed",
+                    o.file, o.completed
+                ));
+            }
+            continue;
+        }
         if o.nonempty == 0 {
             failures.push(format!(
                 "{}: no completed run with a non-empty word",

@@ -83,7 +83,11 @@ impl NativeZ3 {
     }
 
     /// [`NativeZ3::eval_sync`] with the kill deadline lowered to `limit` for this call.
-    pub fn eval_sync_within(&mut self, script: &str, limit: Duration) -> Result<String, SolverError> {
+    pub fn eval_sync_within(
+        &mut self,
+        script: &str,
+        limit: Duration,
+    ) -> Result<String, SolverError> {
         let saved = self.deadline;
         self.deadline = Some(saved.map_or(limit, |d| d.min(limit)));
         let answer = self.eval_sync(script);

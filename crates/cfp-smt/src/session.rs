@@ -627,8 +627,7 @@ impl<S: Solver> Session<S> {
             CheckSat::Sat => HornAnswer::Sat(parse_horn_solution(model)?),
             CheckSat::Unsat => HornAnswer::Unsat,
             CheckSat::Unknown(r) => {
-                if r.contains("resource limit") || r.contains("timeout") || r.contains("canceled")
-                {
+                if r.contains("resource limit") || r.contains("timeout") || r.contains("canceled") {
                     self.stats.limited += 1;
                 }
                 HornAnswer::Unknown(r)

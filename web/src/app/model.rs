@@ -273,7 +273,7 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
-        assert_eq!(m.iterations.len(), 3);
+        assert_eq!(m.iterations.len(), 2);
         assert_eq!(
             m.finished.as_ref().and_then(|f| f.name),
             Some(VerdictName::Verified)

@@ -173,7 +173,7 @@ mod tests {
         assert!(r.inputs.program.contains("class Main"));
         assert!(r.inputs.spec.contains("$1.lock()"));
         assert_eq!(r.inputs.max_iterations, Some(50));
-        assert_eq!(r.run.result.iterations, 3);
+        assert_eq!(r.run.result.iterations, 2);
         assert_eq!(r.run.result.verdict.as_str(), "verified");
     }
 

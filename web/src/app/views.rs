@@ -413,12 +413,49 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
         ("SMT cache hits", "smt_cache_hits"),
         ("Total time (ms)", "time_ms"),
     ];
+    // Per refinement strategy (only those that were tried).
+    let strategies: Vec<&serde_json::Map<String, Value>> = s
+        .get("strategies")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_object)
+                .filter(|o| o.get("tried").and_then(Value::as_u64).unwrap_or(0) > 0)
+                .collect()
+        })
+        .unwrap_or_default();
+    let cell = |o: &serde_json::Map<String, Value>, k: &str| match o.get(k) {
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::String(t)) => t.clone(),
+        _ => "—".to_owned(),
+    };
     html! {
         <div class="table-wrap">
             <table class="stats" data-testid="stats">
                 <thead><tr>{ for cols.iter().map(|(h, _)| html! { <th>{ *h }</th> }) }</tr></thead>
                 <tbody><tr>{ for cols.iter().map(|(_, k)| html! { <td data-stat={*k}>{ stat(s, k) }</td> }) }</tr></tbody>
             </table>
+            if !strategies.is_empty() {
+                <table class="stats" data-testid="strategy-stats">
+                    <caption>{ "Refinement strategies" }</caption>
+                    <thead><tr>
+                        <th>{ "Strategy" }</th><th>{ "Paths tried" }</th><th>{ "Paths removed" }</th>
+                        <th>{ "SMT queries" }</th><th>{ "Predicates" }</th><th>{ "Time (ms)" }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for strategies.iter().map(|o| html! {
+                            <tr data-strategy={cell(o, "strategy")}>
+                                <td>{ cell(o, "strategy") }</td>
+                                <td>{ cell(o, "tried") }</td>
+                                <td>{ cell(o, "refuted") }</td>
+                                <td>{ cell(o, "queries") }</td>
+                                <td>{ cell(o, "predicates") }</td>
+                                <td>{ cell(o, "time_ms") }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            }
         </div>
     }
 }

@@ -323,7 +323,9 @@ impl Solver for TimedSolver {
     }
 
     async fn eval_within(&mut self, script: &str, limit_ms: u64) -> Result<String, SolverError> {
-        self.timed(Some(Duration::from_millis(limit_ms)), |z| z.eval_sync(script))
+        self.timed(Some(Duration::from_millis(limit_ms)), |z| {
+            z.eval_sync(script)
+        })
     }
 
     fn parallelism(&self) -> usize {
@@ -530,7 +532,11 @@ fn render_text(
         let _ = writeln!(
             out,
             "  refinement strategies       tried  refuted  queries  predicates{}",
-            if s.time_ms.is_some() { "      time" } else { "" }
+            if s.time_ms.is_some() {
+                "      time"
+            } else {
+                ""
+            }
         );
         for st in s.strategies.iter().filter(|st| st.tried > 0) {
             let _ = writeln!(
@@ -541,7 +547,8 @@ fn render_text(
                 st.refuted,
                 st.queries,
                 st.predicates,
-                st.time_ms.map_or(String::new(), |t| format!("  {t:>6.1} ms"))
+                st.time_ms
+                    .map_or(String::new(), |t| format!("  {t:>6.1} ms"))
             );
         }
     }

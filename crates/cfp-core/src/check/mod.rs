@@ -9,13 +9,13 @@ mod types;
 
 pub use types::*;
 
+use crate::call_check::call_formulas;
 use crate::construct_cfg::{construct_cfg, CallQuery, ProgramGrammar};
 use crate::encode::Encoder;
 use crate::feasibility::{check_feasibility, Feasibility, Values};
 use crate::ir::{MethodId, Program};
 use crate::nested_path::{derivation_to_path, NestedTrace, StepKind};
 use crate::pcfa::{PcfaEdgeId, Pcfas, StateId};
-use crate::call_check::call_formulas;
 use crate::refinement::refine_path;
 use cfp_grammar::InclusionResult;
 use cfp_smt::{CheckSat, Session, SessionOptions, Solver};
@@ -247,10 +247,7 @@ impl<S: Solver> Checker<S> {
                 .flat_map(|(_, f)| [f.entry.clone(), f.exit.clone()])
                 .collect();
             // (An empty batch sends nothing.)
-            let answers = self
-                .session
-                .check_batch(&necessary)
-                .await?;
+            let answers = self.session.check_batch(&necessary).await?;
             let mut keys = Vec::new();
             let mut terms = Vec::new();
             for (i, (k, f)) in formulas.into_iter().enumerate() {
@@ -263,10 +260,7 @@ impl<S: Solver> Checker<S> {
                     feasible.insert(k, false);
                 }
             }
-            let answers = self
-                .session
-                .check_batch(&terms)
-                .await?;
+            let answers = self.session.check_batch(&terms).await?;
             for (k, r) in keys.into_iter().zip(answers) {
                 feasible.insert(k, !matches!(r, CheckSat::Unsat));
             }
@@ -415,7 +409,7 @@ impl<S: Solver> Checker<S> {
     async fn iterate(&mut self) {
         if let Err(stop) = self.iteration().await {
             match stop {
-                Stop::Verdict(v) => self.finish(v),
+                Stop::Verdict(v) => self.finish(*v),
                 Stop::Unknown { reason, frontier } => self.unknown(reason, frontier),
             }
         }
@@ -450,16 +444,15 @@ impl<S: Solver> Checker<S> {
         let cex = self.inclusion(&pg)?;
         let word = cex.word_names.clone();
         let derivation = cfp_grammar::derivation_text(&pg.grammar, &cex.derivation);
-        let nt = derivation_to_path(&self.program, &self.pcfas, &pg, &cex.derivation).map_err(
-            |e| {
+        let nt =
+            derivation_to_path(&self.program, &self.pcfas, &pg, &cex.derivation).map_err(|e| {
                 Stop::unknown(
                     UnknownReason::Internal {
                         detail: e.to_string(),
                     },
                     format!("counterexample [{}]", word.join(" ")),
                 )
-            },
-        )?;
+            })?;
         let trace = self.trace_lines(&nt);
         self.pending.push_back(Event::Counterexample {
             iteration: it,
@@ -520,7 +513,7 @@ impl<S: Solver> Checker<S> {
                             .and_then(|w| i64::try_from(interpreter_address(w.address, base)).ok())
                     })
                     .collect();
-                return Err(Stop::Verdict(Verdict::Violation {
+                return Err(Stop::Verdict(Box::new(Verdict::Violation {
                     iterations: it,
                     counterexample: Violation {
                         word,
@@ -530,7 +523,7 @@ impl<S: Solver> Checker<S> {
                         replay_edges: replay,
                         replay_globals,
                     },
-                }));
+                })));
             }
             Feasibility::Unknown(r) => {
                 self.pending.push_back(Event::Feasibility {
@@ -666,13 +659,13 @@ impl<S: Solver> Checker<S> {
                             .into(),
                     ));
                 }
-                Err(Stop::Verdict(Verdict::Verified {
+                Err(Stop::Verdict(Box::new(Verdict::Verified {
                     iterations: it,
                     certificate: VerifiedCertificate {
                         grammar: pg.grammar.to_string(),
                         predicates: self.predicates(),
                     },
-                }))
+                })))
             }
             InclusionResult::Unknown(r) => {
                 self.pending.push_back(Event::Inclusion {
@@ -731,7 +724,7 @@ impl<S: Solver> Checker<S> {
 /// Why an iteration ended the run.
 enum Stop {
     /// A verdict.
-    Verdict(Verdict),
+    Verdict(Box<Verdict>),
     /// `unknown`, with what was still open.
     Unknown {
         reason: UnknownReason,

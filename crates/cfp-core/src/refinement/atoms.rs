@@ -117,4 +117,3 @@ pub fn conjuncts(t: &Term, out: &mut Vec<Term>) {
 pub fn base_symbol(name: &str) -> &str {
     unversion(name).unwrap_or(name)
 }
-

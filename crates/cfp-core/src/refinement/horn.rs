@@ -25,8 +25,8 @@
 //! Spacer does not take the uninterpreted functions that stand for non-linear arithmetic:
 //! a core that uses them is left to the other strategies.
 
-pub use super::slicing::Sliced;
 use super::repair::strengthen;
+pub use super::slicing::Sliced;
 use crate::trace::EncodedTrace;
 use cfp_smt::session::{HornAnswer, HornClause, HornSystem, QueryLimits, Session};
 use cfp_smt::{CheckSat, Op, Solver, SolverError, Sort, Term, TermKind};
@@ -211,7 +211,10 @@ pub async fn horn_formulas<S: Solver>(
     limits: QueryLimits,
 ) -> Result<HornOutcome, SolverError> {
     let core_formulas = std::iter::once(&sliced.init).chain(sliced.steps.iter());
-    if core_formulas.into_iter().any(crate::encode::uses_uninterpreted) {
+    if core_formulas
+        .into_iter()
+        .any(crate::encode::uses_uninterpreted)
+    {
         return Ok(HornOutcome::Failed(
             "the core uses non-linear arithmetic (uninterpreted functions)".into(),
         ));
@@ -246,8 +249,8 @@ mod tests {
     use crate::encode::Encoder;
     use crate::feasibility::{check_feasibility, Feasibility};
     use crate::refinement::newton::{newton_formulas, Direction};
-    use crate::refinement::predicates_of;
     use crate::refinement::path_facts::path_facts;
+    use crate::refinement::predicates_of;
     use crate::refinement::slicing::{slice, Core};
     use crate::trace::tests::{fig2, lock_unlock, spurious};
     use crate::trace::{encode_trace, Trace, TraceStep};
@@ -290,12 +293,17 @@ mod tests {
             assert!(core.steps.contains(&k), "core {core:?}");
         }
         let sliced = slice(enc.symbols(), &encoded, &core);
-        let outcome = block_on(horn_formulas(&mut s, &encoded, &sliced, QueryLimits::default()))
-            .expect("horn");
+        let outcome = block_on(horn_formulas(
+            &mut s,
+            &encoded,
+            &sliced,
+            QueryLimits::default(),
+        ))
+        .expect("horn");
         let HornOutcome::Formulas(formulas) = outcome else {
             panic!("no Horn solution: {outcome:?}")
         };
-        let atoms: Vec<Vec<Term>> = formulas.iter().map(|f| split_atoms(f)).collect();
+        let atoms: Vec<Vec<Term>> = formulas.iter().map(split_atoms).collect();
         // The paper's predicates, as atoms: after `assume l1 == $1` in acquire and at its
         // exit `l1 = $1`, in foo after the call of acquire `l = $1`, at release's entry
         // `l2 = $1` (or their entry copies).
@@ -320,10 +328,11 @@ mod tests {
         paper(&atoms);
         // Weakest preconditions of the sliced path find them too, without a solver, and
         // no position needs more than two atoms.
-        let wp: Vec<Vec<Term>> = newton_formulas(&encoded, &sliced, enc.symbols(), Direction::Backward)
-            .iter()
-            .map(predicates_of)
-            .collect();
+        let wp: Vec<Vec<Term>> =
+            newton_formulas(&encoded, &sliced, enc.symbols(), Direction::Backward)
+                .iter()
+                .map(predicates_of)
+                .collect();
         paper(&wp);
         assert!(wp.iter().all(|a| a.len() <= 2), "{}", show(&wp));
         // And the path's own facts.

@@ -52,7 +52,14 @@ async fn remove_dead_edges<S: Solver>(
     enc: &Encoder<'_>,
     pcfas: &mut Pcfas,
     nt: &NestedTrace,
-) -> Result<Vec<(crate::ir::MethodId, crate::pcfa::StateId, crate::pcfa::StateId)>, SolverError> {
+) -> Result<
+    Vec<(
+        crate::ir::MethodId,
+        crate::pcfa::StateId,
+        crate::pcfa::StateId,
+    )>,
+    SolverError,
+> {
     use crate::nested_path::StepKind;
     let mut edges = std::collections::BTreeSet::new();
     for st in &nt.steps {
@@ -320,10 +327,12 @@ async fn candidates<S: Solver>(
             newton::Direction::Forward,
         ))),
         Strategy::PathFacts => Ok(path_facts::path_facts(encoded, sliced, symbols)),
-        Strategy::Horn => match horn::horn_formulas(session, encoded, sliced, opts.horn_limits).await? {
-            horn::HornOutcome::Formulas(fs) => Ok(of(fs)),
-            horn::HornOutcome::Failed(why) => Err(why),
-        },
+        Strategy::Horn => {
+            match horn::horn_formulas(session, encoded, sliced, opts.horn_limits).await? {
+                horn::HornOutcome::Formulas(fs) => Ok(of(fs)),
+                horn::HornOutcome::Failed(why) => Err(why),
+            }
+        }
         Strategy::Union | Strategy::DeadEdges => {
             Err("not a strategy that proposes predicates".into())
         }

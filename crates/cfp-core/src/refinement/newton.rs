@@ -51,7 +51,8 @@ fn nameable(trace: &EncodedTrace, symbols: &Symbols, i: usize) -> BTreeMap<Strin
     for (n, s) in symbols.scope(pos.method).unwrap_or_default() {
         if let Ok(t) = pos.names.get(&n) {
             if let TermKind::Var(c, _) = t.kind() {
-                out.entry(c.clone()).or_insert_with(|| Term::var(n.clone(), s.clone()));
+                out.entry(c.clone())
+                    .or_insert_with(|| Term::var(n.clone(), s.clone()));
             }
         }
     }
@@ -88,16 +89,16 @@ pub fn newton_formulas(
     let mut segment_formula: BTreeMap<Segment, (Term, BTreeSet<(String, Sort)>)> = BTreeMap::new();
     let mut memo: BTreeMap<(Segment, Vec<(String, Term)>), Term> = BTreeMap::new();
     let mut out = Vec::with_capacity(n + 1);
-    for i in 0..=n {
+    for (i, open_here) in open.iter().enumerate() {
         let before = core.partition_point(|&k| k < i);
-        let segment: Segment = (before, open[i].clone());
+        let segment: Segment = (before, open_here.clone());
         let (formula, constants) = segment_formula
             .entry(segment.clone())
             .or_insert_with(|| {
                 let parts: Vec<Term> = match direction {
                     Direction::Backward => core[before..]
                         .iter()
-                        .chain(open[i].iter())
+                        .chain(open_here.iter())
                         .map(|&k| sliced.steps[k].clone())
                         .collect(),
                     Direction::Forward => std::iter::once(sliced.init.clone())

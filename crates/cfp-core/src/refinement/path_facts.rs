@@ -120,4 +120,3 @@ pub fn path_facts(trace: &EncodedTrace, sliced: &Sliced, symbols: &Symbols) -> V
     }
     out
 }
-

@@ -43,7 +43,13 @@ struct Replay<'a> {
 impl Replay<'_> {
     /// The states of `method` reachable from `start` by steps `from..end` (one frame:
     /// calls inside are replayed as a whole).
-    fn reach(&mut self, method: MethodId, start: StateId, from: usize, end: usize) -> BTreeSet<StateId> {
+    fn reach(
+        &mut self,
+        method: MethodId,
+        start: StateId,
+        from: usize,
+        end: usize,
+    ) -> BTreeSet<StateId> {
         if let Some(done) = self.memo.get(&(method, start, from)) {
             return done.clone();
         }
@@ -53,7 +59,6 @@ impl Replay<'_> {
         let mut cur: BTreeSet<StateId> = BTreeSet::from([start]);
         let mut k = from;
         while k < end && !cur.is_empty() {
-
             let Some(step) = self.trace.steps.get(k) else {
                 return BTreeSet::new();
             };

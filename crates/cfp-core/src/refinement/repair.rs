@@ -178,4 +178,3 @@ pub fn clause_checks(system: &HornSystem, sliced: &Sliced, w: &[Term]) -> Vec<Te
         })
         .collect()
 }
-

@@ -108,4 +108,3 @@ pub fn slice(symbols: &Symbols, trace: &EncodedTrace, core: &Core) -> Sliced {
         signatures,
     }
 }
-
