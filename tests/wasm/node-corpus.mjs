@@ -117,6 +117,27 @@ async function main() {
     if (bad) failures++;
   }
 
+  // 1b. A query past its wall-clock limit is interrupted (`cfp:timeout`), and the bridge
+  //     answers the next one.
+  {
+    const hard = '(set-logic HORN)(declare-fun inv (Int Int) Bool)'
+      + '(assert (forall ((x Int) (y Int)) (=> (and (= x 0) (= y 0)) (inv x y))))'
+      + '(assert (forall ((x Int) (y Int) (x1 Int) (y1 Int)) (=> (and (inv x y) (= x1 (+ x 1)) (= y1 (+ y (* 2 x) 1))) (inv x1 y1))))'
+      + '(assert (forall ((x Int) (y Int)) (=> (and (inv x y) (not (= y (* x x)))) false)))(check-sat)';
+    const t = performance.now();
+    let outcome;
+    try {
+      outcome = `answered ${JSON.stringify(await globalThis.cfpZ3.eval(hard, 300))}`;
+    } catch (e) {
+      outcome = String(e && e.message);
+    }
+    const stopped = /^cfp:timeout/.test(outcome);
+    const next = await globalThis.cfpZ3.eval('(declare-const a Int)(assert (= a 1))(check-sat)');
+    const ok = stopped && next === 'sat\n';
+    console.log(`${ok ? 'ok  ' : 'FAIL'} a query past its limit: ${outcome.slice(0, 60)} after ${(performance.now() - t).toFixed(0)} ms; next query: ${JSON.stringify(next)}`);
+    if (!ok) failures++;
+  }
+
   // 2. The corpus.
   const dir = path.join(root, 'tests', 'check');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.java') && f.includes(filter)).sort();

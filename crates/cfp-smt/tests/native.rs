@@ -5,8 +5,8 @@
 
 use cfp_smt::answer::{check_errors, parse_check_sat};
 use cfp_smt::{
-    block_on, CheckSat, HornAnswer, HornClause, HornSystem, NativeZ3, Op, Session, SessionOptions,
-    SolverError, Sort, Term, Value, Want,
+    block_on, CheckSat, HornAnswer, HornClause, HornSystem, NativeZ3, Op, QueryLimits, Session,
+    SessionOptions, SolverError, Sort, Term, Value, Want,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -398,4 +398,84 @@ fn a_missing_executable_is_unavailable() {
         panic!("{err:?}")
     };
     assert!(msg.contains("/nonexistent/z3"), "{msg}");
+}
+
+/// A Horn query that Spacer cannot finish (the invariant `y = x·x` of a non-linear loop)
+/// is stopped by its wall-clock safety net, `TimedOut` rather than an answer; a resource
+/// limit makes it answer `unknown` instead; and the session goes on with a new process.
+#[test]
+fn long_queries_are_stopped_and_the_solver_recovers() {
+    let (x, y, x1, y1) = (int("x"), int("y"), int("x1"), int("y1"));
+    let inv = |a: &Term, b: &Term| Term::uf("inv", vec![a.clone(), b.clone()], Sort::Bool);
+    let vars = |names: &[&str]| -> Vec<(String, Sort)> {
+        names.iter().map(|n| (n.to_string(), Sort::Int)).collect()
+    };
+    let system = HornSystem {
+        preds: vec![("inv".into(), vec![Sort::Int, Sort::Int])],
+        clauses: vec![
+            HornClause {
+                vars: vars(&["x", "y"]),
+                body: vec![
+                    Term::eq(x.clone(), Term::int(0)),
+                    Term::eq(y.clone(), Term::int(0)),
+                ],
+                head: Some(inv(&x, &y)),
+            },
+            HornClause {
+                vars: vars(&["x", "y", "x1", "y1"]),
+                body: vec![
+                    inv(&x, &y),
+                    Term::eq(x1.clone(), app(Op::Add, vec![x.clone(), Term::int(1)])),
+                    Term::eq(
+                        y1.clone(),
+                        app(
+                            Op::Add,
+                            vec![
+                                y.clone(),
+                                app(Op::Mul, vec![Term::int(2), x.clone()]),
+                                Term::int(1),
+                            ],
+                        ),
+                    ),
+                ],
+                head: Some(inv(&x1, &y1)),
+            },
+            HornClause {
+                vars: vars(&["x", "y"]),
+                body: vec![
+                    inv(&x, &y),
+                    Term::negate(Term::eq(
+                        y.clone(),
+                        app(Op::Mul, vec![x.clone(), x.clone()]),
+                    )),
+                ],
+                head: None,
+            },
+        ],
+    };
+    let mut s = Session::new(z3());
+    let stopped = block_on(s.solve_horn_within(
+        &system,
+        QueryLimits {
+            rlimit: None,
+            wall_ms: Some(300),
+        },
+    ));
+    assert!(
+        matches!(stopped, Err(SolverError::TimedOut(_))),
+        "{stopped:?}"
+    );
+    let limited = block_on(s.solve_horn_within(
+        &system,
+        QueryLimits {
+            rlimit: Some(50_000),
+            wall_ms: Some(60_000),
+        },
+    ))
+    .expect("an answer");
+    assert!(matches!(limited, HornAnswer::Unknown(_)), "{limited:?}");
+    assert_eq!(s.stats().limited, 2);
+    // The killed process was replaced.
+    let after = block_on(s.check_batch(&[Term::eq(x.clone(), Term::int(1))])).expect("check");
+    assert_eq!(after, vec![CheckSat::Sat]);
 }

@@ -93,6 +93,10 @@ pub struct CheckArgs {
     /// separated: wp, horn, sp, path-facts; default: all four in that order).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub refine: Option<Vec<String>>,
+    /// Z3's resource limit for one Horn (interpolation) query: past it, the next strategy
+    /// is tried (0: no limit; default: 1500000, a few seconds). The same on every machine.
+    #[arg(long, value_name = "N")]
+    pub horn_rlimit: Option<u64>,
 }
 
 /// Run `cfp check`: the verdict's exit code, or an error for bad input or environment.
@@ -114,6 +118,12 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
                 })
             })
             .collect::<Result<_, _>>()?;
+    }
+    if let Some(r) = args.horn_rlimit {
+        opts.refinement.horn_limits.rlimit = (r > 0).then_some(r);
+        if r == 0 {
+            opts.refinement.horn_limits.wall_ms = None;
+        }
     }
     if let Some(t) = timeout {
         // No single SMT script may outlive the whole budget.
