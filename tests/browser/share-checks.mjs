@@ -2,7 +2,7 @@
 // hostile links. Registered into run.mjs's list (same runner, fresh profile per check).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import * as L from './lib.mjs';
@@ -88,6 +88,12 @@ const base = (u) => new URL('./', u).href;
 /** A run of several iterations with refinements (the paper's example). */
 const paper = () => L.galleryExamples().find((e) => /01-paper|fig2/.test(e.id) && !/double|bug/.test(e.id))
   ?? L.galleryExamples()[0];
+/** The first gallery example whose shipped recording has at least `n` iterations, so that an
+ *  animation has something to show between the first frame and the verdict. */
+const withIterations = (n) => L.galleryExamples().find((e) => {
+  const rec = join(L.env.dist, 'examples', 'records', `${e.id}.record.json`);
+  return existsSync(rec) && (JSON.parse(readFileSync(rec, 'utf8')).result?.iterations ?? 0) >= n;
+}) ?? paper();
 /** A violation with a counterexample. */
 const buggy = () => L.galleryExamples().find((e) => e.expected === 'violation') ?? L.galleryExamples()[1];
 
@@ -202,7 +208,7 @@ export function registerShareChecks(check, url) {
   //    same embed runs live — with the playground on the docs page's origin or another one.
   check('embed-replay-and-live', async (ctx) => {
     assert.ok(L.env.plainUrl, 'needs the non-isolated server (CFP_PLAIN_URL)');
-    const ex = paper();
+    const ex = withIterations(3);
     const out = [];
     // [name, docs page server, playground server, expected mode]
     const cases = [
@@ -248,7 +254,7 @@ export function registerShareChecks(check, url) {
       // Live runs start the worker (which loads Z3); a replay never does.
       const worker = await frame.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/worker\.js$/.test(e.name)));
       assert.equal(worker, want === 'live', `${name}: worker started = ${worker}`);
-      out.push(`${name}: ${want}, ${s.verdict} in ${s.iterations} iterations, timeline sizes ${[...counts].sort().join('→')}`);
+      out.push(`${name}: ${ex.id} ${want}, ${s.verdict} in ${s.iterations} iterations, timeline sizes ${[...counts].sort().join('→')}`);
       if (name === 'plain') await L.screenshot(parent, '09-embed-replay');
       await parent.close();
     }
