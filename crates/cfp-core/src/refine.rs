@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// state splits into up to 2^k clones.
 pub const MAX_NEW_PREDICATES: usize = 6;
 /// The limit for the union of all strategies' candidates (the last attempt).
-pub const MAX_NEW_PREDICATES_UNION: usize = 10;
+pub const MAX_NEW_PREDICATES_UNION: usize = 6;
 
 /// Ψ: new candidate predicates per `(method, CFA location)`, in first-seen order.
 pub type Psi = BTreeMap<(MethodId, NodeIndex), Vec<Term>>;
