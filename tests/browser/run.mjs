@@ -191,6 +191,44 @@ check('step-diff-and-clone', async (ctx) => {
   return `example ${ex.id}, ${steps + 1} step clicks`;
 });
 
+// d2. The PCFA view draws what the core's refinement did, by id: for every iteration of a
+//     gallery example, the states shown as cloned and the edges shown as removed are
+//     exactly those of the `grammar-built` event in the example's recording.
+check('pcfa-ids-match-the-core', async (ctx) => {
+  const ex = L.galleryExamples().find((e) => /paper-fig2-bug/.test(e.id)) ?? L.galleryExamples()[0];
+  const rec = JSON.parse(readFileSync(join(L.env.dist, 'examples', 'records', `${ex.id}.record.json`), 'utf8'));
+  const built = rec.events.filter((e) => e.kind === 'grammar-built');
+  assert.ok(built.length >= 2 && built.every((e) => Array.isArray(e.pcfas) && e.pcfas.length > 0),
+    'the recording has no PCFAs');
+  const page = await openApp(ctx);
+  await L.selectExample(page, ex);
+  await L.runToVerdict(page, { timeout: 120000 });
+  const seen = [];
+  for (const g of built.slice(1)) {
+    const changed = g.pcfas.filter((p) => p.cloned.length + p.removed.length > 0);
+    assert.ok(changed.length > 0, `iteration ${g.iteration}: the recording shows no change`);
+    await page.locator(L.tid('timeline-item')).nth(g.iteration - 1).click();
+    for (const p of changed) {
+      await page.locator('.pcfa .tabs button', { hasText: p.method }).first().click();
+      await page.waitForSelector(`svg.pcfa-svg[data-method="${p.method}"]`, { timeout: 10000 });
+      const shown = await page.evaluate(() => ({
+        cloned: [...document.querySelectorAll('svg.pcfa-svg [data-testid="pcfa-cloned"]')].map((e) => Number(e.getAttribute('data-state-id'))),
+        removed: [...document.querySelectorAll('svg.pcfa-svg [data-testid="pcfa-removed"]')].map((e) => Number(e.getAttribute('data-edge-id'))),
+      }));
+      const sort = (a) => [...a].sort((x, y) => x - y);
+      assert.deepEqual(sort(shown.cloned), sort(p.cloned), `iteration ${g.iteration}, ${p.method}: cloned states`);
+      // A removed edge is drawn when its ends are placed: live now, or live before.
+      const before = built.find((b) => b.iteration === g.iteration - 1)?.pcfas.find((q) => q.method === p.method);
+      const placed = new Set([...p.states, ...(before?.states ?? [])].map((st) => st.id));
+      const drawable = p.removed.filter((e) => placed.has(e.from) && placed.has(e.to)).map((e) => e.id);
+      assert.deepEqual(sort(shown.removed), sort(drawable), `iteration ${g.iteration}, ${p.method}: removed edges`);
+      seen.push(`it${g.iteration} ${p.method}: ${p.cloned.length} cloned, ${p.removed.length} removed`);
+    }
+  }
+  await L.screenshot(page, '04-pcfa-ids');
+  return `${ex.id}: ${seen.join('; ')}`;
+});
+
 // e. a syntax error shows its diagnostic at the right line
 check('syntax-error-line', async (ctx) => {
   const page = await openApp(ctx);
@@ -264,6 +302,41 @@ check('cancel-within-1s', async (ctx) => {
     return `stopped ${ms.toFixed(0)} ms after the click; next run ${r.verdict} in ${r.ms.toFixed(0)} ms`;
   }
   return `stopped ${ms.toFixed(0)} ms after the click`;
+});
+
+// f2. A panic in the checker (wasm) reaches the page as an error and ends the run; the
+//     page replaces the worker and the next run works. worker.js is served with a line
+//     that calls the checker's self-test panic when a run's program carries a marker.
+check('worker-panic-ends-the-run', async (ctx) => {
+  const page = await openApp(ctx, {
+    beforeGoto: (p) => p.route(/\/worker\.js(\?.*)?$/, async (route) => {
+      const res = await route.fetch();
+      const body = (await res.text()) + `
+self.addEventListener('message', (ev) => {
+  if (ev.data && ev.data.type === 'run' && String(ev.data.program).includes('CFP_SELF_TEST_PANIC')) {
+    setTimeout(() => wasm_bindgen.worker_self_test_panic(), 0);
+  }
+});`;
+      await route.fulfill({ response: res, body });
+    }),
+  });
+  await L.runToVerdict(page, { timeout: 120000 }); // Z3 loaded
+  const program = await L.editorText(page, 'program-editor');
+  await L.setEditor(page, 'program-editor', program + '\n// CFP_SELF_TEST_PANIC\n');
+  await page.locator(L.tid('run')).first().click();
+  const h = await page.waitForFunction(() => {
+    const errors = document.querySelector('[data-testid="errors"]')?.textContent ?? '';
+    const run = document.querySelector('[data-testid="run"]');
+    return /checker crashed/.test(errors) && run && !run.disabled ? errors : null;
+  }, null, { timeout: 20000, polling: 50 });
+  const message = String(await h.jsonValue()).replace(/\s+/g, " ").trim();
+  assert.match(message, /worker_self_test_panic was called/);
+  await L.screenshot(page, '07-worker-panic');
+  // A new worker serves the next run.
+  await L.setEditor(page, 'program-editor', program);
+  const r = await L.runToVerdict(page, { timeout: 60000 });
+  assert.ok(L.FINAL.includes(r.verdict), `no verdict after the crash: ${JSON.stringify(r)}`);
+  return `the page said "${message.slice(0, 80)}…", the run ended, the next run: ${r.verdict}`;
 });
 
 // g + h. no long main-thread task during a run; click-to-verdict once Z3 is loaded (median

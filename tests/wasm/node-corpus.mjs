@@ -84,7 +84,8 @@ async function compare(name, programFile, specFile) {
     for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
       if (k === 'stats') {
         for (const s of new Set([...Object.keys(x.stats), ...Object.keys(y.stats)])) {
-          if (x.stats[s] !== y.stats[s]) keys.push(`stats.${s} ${x.stats[s]}/${y.stats[s]}`);
+          const [u, v] = [JSON.stringify(x.stats[s]), JSON.stringify(y.stats[s])];
+          if (u !== v) keys.push(typeof x.stats[s] === 'object' ? `stats.${s}` : `stats.${s} ${u}/${v}`);
         }
       } else if (JSON.stringify(x[k]) !== JSON.stringify(y[k])) keys.push(k);
     }

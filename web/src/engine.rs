@@ -5,9 +5,9 @@
 //! and unit-tested natively.
 
 use crate::protocol::{DiagnosticItem, InputFile, RunOptions};
-use cfp_core::check::{CheckOptions, Checker, Event, UnknownReason, Verdict};
+use cfp_core::check::CheckOptions;
 use cfp_core::report_json::{ResultJson, StatsJson};
-use cfp_core::LowerOptions;
+use cfp_core::{LowerOptions, Prepared, Run};
 use cfp_smt::Solver;
 use cfp_syntax::{Diagnostic, LineIndex, Severity};
 
@@ -39,16 +39,7 @@ fn render_items(items: &[DiagnosticItem]) -> String {
         .join("\n")
 }
 
-/// A checked input, ready to run: the instrumented program, the spec grammar and the
-/// program text (for trace line numbers).
-pub struct Prepared {
-    program: cfp_core::Program,
-    spec: cfp_grammar::Grammar,
-    source: String,
-    opts: CheckOptions,
-}
-
-fn items(file: InputFile, text: &str, diags: &[Diagnostic]) -> Vec<DiagnosticItem> {
+fn items(file: InputFile, text: &str, diags: &[&Diagnostic]) -> Vec<DiagnosticItem> {
     let index = LineIndex::new(text);
     diags
         .iter()
@@ -65,129 +56,47 @@ fn items(file: InputFile, text: &str, diags: &[Diagnostic]) -> Vec<DiagnosticIte
         .collect()
 }
 
-/// Parse and check `program` and `spec` as `cfp check` does (spec syntax and protocol
-/// checks, program syntax, then lowering and instrumentation); the errors as editor
-/// diagnostics otherwise.
-pub fn prepare(program: &str, spec: &str, options: &RunOptions) -> Result<Prepared, EngineError> {
-    let spec_parsed = cfp_syntax::parse_spec(spec);
-    let spec_diags = cfp_syntax::spec_diagnostics(&spec_parsed, cfp_syntax::SpecUse::Protocol);
-    let program_parsed = cfp_syntax::parse_program(program);
-    let mut bad = items(InputFile::Spec, spec, &spec_diags);
-    bad.extend(items(
-        InputFile::Program,
-        program,
-        &program_parsed.diagnostics,
-    ));
-    if !bad.is_empty() {
-        return Err(EngineError::BadInput(bad));
-    }
-    let lowered = match cfp_core::front_end(
-        &program_parsed.tree,
-        &spec_parsed.tree,
-        &LowerOptions::default(),
-    ) {
-        Ok((p, _warnings)) => p,
-        Err(cfp_core::FrontEndError::Invalid(diags)) => {
-            return Err(EngineError::BadInput(items(
-                InputFile::Program,
-                program,
-                &diags,
-            )))
-        }
-    };
+/// [`cfp_core::prepare`] with its errors as editor diagnostics (spec first, then the
+/// program; warnings are not shown in the editors).
+pub fn prepare(program: &str, spec: &str, _options: &RunOptions) -> Result<Prepared, EngineError> {
+    cfp_core::prepare(program, spec, &LowerOptions::default()).map_err(|d| {
+        let mut bad = items(
+            InputFile::Spec,
+            spec,
+            &d.of(InputFile::Spec).collect::<Vec<_>>(),
+        );
+        bad.extend(items(
+            InputFile::Program,
+            program,
+            &d.of(InputFile::Program).collect::<Vec<_>>(),
+        ));
+        EngineError::BadInput(bad)
+    })
+}
+
+/// The checker's options for the page's run options (the CLI's flags of the same names).
+pub fn check_options(options: &RunOptions) -> CheckOptions {
     let mut opts = CheckOptions::default();
     if let Some(n) = options.max_iterations {
         opts.max_iterations = n;
     }
-    Ok(Prepared {
-        program: lowered,
-        spec: cfp_grammar::Grammar::from_spec(&spec_parsed.tree),
-        source: program.to_string(),
-        opts,
-    })
+    opts
 }
 
-/// One run of the CEGAR loop, advanced by the host.
-pub struct Run<S: Solver> {
-    checker: Checker<S>,
-    verdict: Option<Verdict>,
+/// The `cfp check --json --no-timing` object of a finished run; `None` before the end.
+pub fn result<S: Solver>(run: &Run<S>) -> Option<ResultJson> {
+    let v = run.verdict()?;
+    Some(ResultJson::new(v, StatsJson::new(&run.stats(), None)))
 }
 
-impl<S: Solver> Run<S> {
-    /// A run of `prepared` on `solver`; `stop` is polled between phases and during
-    /// inclusion checks (`true` ends the run with `unknown`, reason `stopped`).
-    pub fn new(prepared: Prepared, solver: S, stop: Option<Box<dyn FnMut() -> bool>>) -> Self {
-        let mut checker = Checker::new(prepared.program, prepared.spec, prepared.opts, solver)
-            .with_source(prepared.source);
-        if let Some(hook) = stop {
-            checker.set_stop_hook(hook);
-        }
-        Run {
-            checker,
-            verdict: None,
-        }
-    }
-
-    /// The verdict, once the run has finished.
-    pub fn verdict(&self) -> Option<&Verdict> {
-        self.verdict.as_ref()
-    }
-
-    /// Whether the run has finished.
-    pub fn is_finished(&self) -> bool {
-        self.verdict.is_some()
-    }
-
-    /// The next event (one phase), or `None` once finished.
-    pub async fn next_event(&mut self) -> Option<Event> {
-        if self.verdict.is_some() {
-            return None;
-        }
-        let e = self.checker.step().await;
-        match &e {
-            Some(Event::Finished { verdict }) => self.verdict = Some(verdict.clone()),
-            Some(_) => {}
-            None => {
-                self.verdict = Some(Verdict::Unknown {
-                    iterations: self.checker.stats().iterations,
-                    reason: UnknownReason::Internal {
-                        detail: "the checker stopped without a verdict".into(),
-                    },
-                    report: Default::default(),
-                })
-            }
-        }
-        e
-    }
-
-    /// Run one CEGAR iteration: the events up to and including `refined` or `finished`.
-    pub async fn step(&mut self) -> Vec<Event> {
-        let mut out = Vec::new();
-        while let Some(e) = self.next_event().await {
-            let last = matches!(e, Event::Refined { .. } | Event::Finished { .. });
-            out.push(e);
-            if last {
-                break;
-            }
-        }
-        out
-    }
-
-    /// The `cfp check --json --no-timing` text of the finished run (without the final
-    /// newline); `None` before the end.
-    pub fn result_json(&self) -> Option<Result<String, serde_json::Error>> {
-        let v = self.verdict.as_ref()?;
-        let stats = StatsJson::new(&self.checker.stats(), None);
-        Some(serde_json::to_string(&ResultJson::new(v, None, stats)))
-    }
-
-    /// [`Run::result_json`] with each refinement strategy's time (the page's statistics).
-    pub fn result_json_for_page(&self) -> Option<Result<String, serde_json::Error>> {
-        let v = self.verdict.as_ref()?;
-        let s = self.checker.stats();
-        let stats = StatsJson::new(&s, None).with_strategy_times(&s);
-        Some(serde_json::to_string(&ResultJson::new(v, None, stats)))
-    }
+/// [`result`] with each refinement strategy's time (the page's statistics).
+pub fn result_for_page<S: Solver>(run: &Run<S>) -> Option<ResultJson> {
+    let v = run.verdict()?;
+    let s = run.stats();
+    Some(ResultJson::new(
+        v,
+        StatsJson::new(&s, None).with_strategy_times(&s),
+    ))
 }
 
 /// Parse the options object (`{"max_iterations": n | null}`; empty text: defaults).
@@ -207,11 +116,12 @@ pub async fn check_with<S: Solver>(
     solver: S,
 ) -> Result<String, EngineError> {
     let prepared = prepare(program, spec, options)?;
-    let mut run = Run::new(prepared, solver, None);
-    while run.next_event().await.is_some() {}
-    let text = run
-        .result_json()
-        .unwrap_or_else(|| Ok(String::from("{}")))?;
+    let mut run = prepared.run(solver, check_options(options), None);
+    run.finish(&mut |_| {}).await;
+    let text = match result(&run) {
+        Some(r) => serde_json::to_string(&r)?,
+        None => String::from("{}"),
+    };
     Ok(text + "\n")
 }
 

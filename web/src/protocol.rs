@@ -19,9 +19,11 @@
 //! {"type":"done","result":{…}}          // exactly the object `cfp check --json --no-timing` prints
 //! {"type":"cancelled"}
 //! {"type":"error","message":"…"}
+//! {"type":"crashed","message":"…"}       // the checker panicked: the worker must be replaced
 //! ```
 //! Life of a run: `run` → any number of `event`s → exactly one of `done`, `cancelled`,
-//! `diagnostics` (bad input: the run did not start) or `error` (z3 unavailable, a bug).
+//! `diagnostics` (bad input: the run did not start), `error` (z3 unavailable) or
+//! `crashed` (a panic in the checker; the page replaces the worker).
 //! In `"step"` mode the worker runs one CEGAR iteration per `step` message (the first
 //! iteration runs at once on `run`): the events of an iteration end with `refined` or
 //! `finished`. A `run` while another run is active cancels the old one first (its
@@ -33,8 +35,9 @@
 //! current one); a long inclusion check runs to its end. The page may
 //! `terminate()` the worker and start a new one as a last resort.
 
+use cfp_core::report_json::ResultJson;
+use cfp_core::Event;
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 
 /// A message from the page to the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -90,15 +93,8 @@ pub enum Z3Status {
     Error,
 }
 
-/// Which input a diagnostic is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InputFile {
-    /// The program editor.
-    Program,
-    /// The spec editor.
-    Spec,
-}
+/// Which input a diagnostic is about (the core's type: `"program"` / `"spec"`).
+pub use cfp_core::InputFile;
 
 /// One front-end error (parse, spec check, lowering), 1-based line and column
 /// (characters).
@@ -120,7 +116,7 @@ pub struct DiagnosticItem {
 /// prints (field order included). Serialise-only: serde cannot buffer a `RawValue` in an
 /// internally tagged enum, so the page decodes these messages with its own types (the
 /// variant payloads [`Z3Status`] and [`DiagnosticItem`] are `Deserialize`).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum FromWorker {
     /// z3's state.
@@ -128,12 +124,13 @@ pub enum FromWorker {
         /// Loading, ready or error.
         z3: Z3Status,
         /// Human-readable detail (the error, the load time).
+        #[serde(default)]
         detail: String,
     },
-    /// One driver event (as in `cfp check --record`'s `events`).
+    /// One driver event (as in `cfp check --record`'s `events`): the core's own type.
     Event {
-        /// The event object (`{"kind": "grammar-built", …}`).
-        event: Box<RawValue>,
+        /// The event (`{"kind": "grammar-built", …}`).
+        event: Box<Event>,
     },
     /// The input has errors; the run did not start.
     Diagnostics {
@@ -142,8 +139,8 @@ pub enum FromWorker {
     },
     /// The run finished.
     Done {
-        /// The `cfp check --json --no-timing` object.
-        result: Box<RawValue>,
+        /// The `cfp check --json --no-timing` object (with each strategy's time).
+        result: Box<ResultJson>,
     },
     /// The run was cancelled.
     Cancelled,
@@ -152,13 +149,19 @@ pub enum FromWorker {
         /// What failed.
         message: String,
     },
+    /// The checker panicked (a bug). The worker's state cannot be trusted after it: the
+    /// page ends the run with this message and starts a new worker.
+    Crashed {
+        /// The panic message and where it happened.
+        message: String,
+    },
 }
 
 impl FromWorker {
     /// The message as JSON text.
     pub fn to_json(&self) -> String {
-        // Serialising these types cannot fail (string keys, no non-finite floats in raw
-        // values); keep a valid message anyway.
+        // Serialising these types cannot fail (string keys, no non-finite floats); keep a
+        // valid message anyway.
         serde_json::to_string(self).unwrap_or_else(|e| {
             format!(
                 r#"{{"type":"error","message":{}}}"#,
@@ -213,9 +216,11 @@ mod tests {
             d.to_json(),
             r#"{"type":"diagnostics","items":[{"file":"spec","line":1,"col":2,"message":"m"}]}"#
         );
-        let raw = RawValue::from_string(r#"{"b":1,"a":2}"#.into()).unwrap();
-        let e = FromWorker::Done { result: raw };
-        assert_eq!(e.to_json(), r#"{"type":"done","result":{"b":1,"a":2}}"#);
+        // Every message reads back as itself (the page decodes exactly these types).
+        for m in [s, d] {
+            let back: FromWorker = serde_json::from_str(&m.to_json()).unwrap();
+            assert_eq!(back, m);
+        }
         assert_eq!(FromWorker::Cancelled.to_json(), r#"{"type":"cancelled"}"#);
     }
 }

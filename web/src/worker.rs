@@ -11,14 +11,14 @@
 //! does posts nothing. The bridge's queue makes the next run wait for the interrupted call.
 
 #[cfg(target_arch = "wasm32")]
-pub use imp::worker_main;
+pub use imp::{worker_main, worker_self_test_panic};
 
 #[cfg(target_arch = "wasm32")]
 mod imp {
-    use crate::engine::{prepare, EngineError, Run};
+    use crate::engine::{check_options, prepare, result_for_page, EngineError};
     use crate::protocol::{FromWorker, RunMode, RunOptions, ToWorker, Z3Status};
     use crate::solver_js::{init_z3, interrupt_z3, CancelFlag, JsSolver};
-    use serde_json::value::RawValue;
+    use cfp_core::StopCause;
     use std::cell::RefCell;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -70,13 +70,6 @@ mod imp {
         if let Err(e) = scope.post_message(&value) {
             web_sys::console::error_1(&e);
         }
-    }
-
-    fn raw(json: String) -> Box<RawValue> {
-        RawValue::from_string(json).unwrap_or_else(|_| {
-            // Unreachable: the text comes from serde_json.
-            RawValue::from_string("null".into()).unwrap_or_else(|_| unreachable!())
-        })
     }
 
     /// Wait for the next macrotask, so `cancel` messages are handled between phases.
@@ -151,10 +144,12 @@ mod imp {
             id
         });
         let hook_flag = cancel.clone();
-        let mut run = Run::new(
-            prepared,
+        let mut run = prepared.run(
             JsSolver::new(cancel),
-            Some(Box::new(move || hook_flag.is_cancelled())),
+            check_options(&options),
+            Some(Box::new(move || {
+                hook_flag.is_cancelled().then_some(StopCause::Cancelled)
+            })),
         );
         wasm_bindgen_futures::spawn_local(async move {
             let mut first = true;
@@ -175,20 +170,14 @@ mod imp {
                 if !is_current(id) {
                     return;
                 }
-                for e in &events {
-                    match serde_json::to_string(e) {
-                        Ok(json) => post(&FromWorker::Event { event: raw(json) }),
-                        Err(err) => post(&FromWorker::Error {
-                            message: format!("cannot print an event: {err}"),
-                        }),
-                    }
+                for e in events {
+                    post(&FromWorker::Event { event: Box::new(e) });
                 }
                 if run.is_finished() {
                     STATE.with(|s| s.borrow_mut().active = None);
-                    match run.result_json_for_page() {
-                        Some(Ok(json)) => post(&FromWorker::Done { result: raw(json) }),
-                        Some(Err(err)) => post(&FromWorker::Error {
-                            message: format!("cannot print the result: {err}"),
+                    match result_for_page(&run) {
+                        Some(result) => post(&FromWorker::Done {
+                            result: Box::new(result),
                         }),
                         None => post(&FromWorker::Error {
                             message: "the run ended without a verdict".into(),
@@ -249,9 +238,25 @@ mod imp {
         }
     }
 
-    /// The worker's entry point: install the message handler and load Z3.
+    /// Panic at once. Not called by the page: the browser tests call it inside the worker
+    /// to check that a panic in the checker reaches the page as `crashed` and does not
+    /// leave the run hanging.
+    #[wasm_bindgen]
+    pub fn worker_self_test_panic() {
+        panic!("worker_self_test_panic was called");
+    }
+
+    /// The worker's entry point: install the panic hook and the message handler, load Z3.
     #[wasm_bindgen]
     pub fn worker_main() {
+        // A panic aborts the wasm call that hit it and leaves this worker's state (its
+        // `RefCell`s, the detached run) unusable: tell the page, which ends the run and
+        // starts a new worker, instead of leaving it waiting for a `done`.
+        std::panic::set_hook(Box::new(|info| {
+            post(&FromWorker::Crashed {
+                message: format!("the checker crashed (a bug): {info}"),
+            });
+        }));
         let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
         let handler =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|ev: web_sys::MessageEvent| {

@@ -209,17 +209,29 @@ impl<'a> ClassTable<'a> {
             ret: Type::Void,
             span: Span::default(),
         });
+        t.declare_classes(&flat);
+        t.resolve_supertypes();
+        t.break_superclass_cycles();
+        t.declare_members();
+        t.name_methods();
+        t.class_defs();
+        t
+    }
+
+    /// Phase 1: one [`ClassInfo`] per class declaration (nested ones flattened), with
+    /// duplicate names diagnosed.
+    fn declare_classes(&mut self, flat: &[(&'a ClassDecl, Option<usize>)]) {
         let mut seen: Vec<&str> = Vec::new();
-        for (decl, outer) in &flat {
+        for (decl, outer) in flat {
             if seen.contains(&decl.name.name.as_str()) {
-                t.diagnostics.push(Diagnostic::error(
+                self.diagnostics.push(Diagnostic::error(
                     "duplicate-class",
                     decl.name.span,
                     format!("class `{}` is defined more than once", decl.name.name),
                 ));
             }
             seen.push(&decl.name.name);
-            t.classes.push(ClassInfo {
+            self.classes.push(ClassInfo {
                 decl,
                 outer: outer.map(|o| ClassId(o as u32)),
                 superclass: None,
@@ -232,18 +244,22 @@ impl<'a> ClassTable<'a> {
                 clinit: None,
             });
         }
-        // Supertypes.
-        for i in 0..t.classes.len() {
-            let decl = t.classes[i].decl;
+    }
+
+    /// Phase 2: each class's superclass and interfaces among the in-file classes; the
+    /// others are external supertypes (by name).
+    fn resolve_supertypes(&mut self) {
+        for i in 0..self.classes.len() {
+            let decl = self.classes[i].decl;
             let mut supers: Vec<&TypeRef> = decl.extends.iter().collect();
             supers.extend(decl.implements.iter());
             for (k, s) in supers.into_iter().enumerate() {
                 let TypeKind::Named { name, .. } = &s.kind else {
                     continue;
                 };
-                match t.class_by_name(name) {
+                match self.class_by_name(name) {
                     Some(c) if c.index() == i => {
-                        t.diagnostics.push(Diagnostic::error(
+                        self.diagnostics.push(Diagnostic::error(
                             "cyclic-inheritance",
                             s.span,
                             format!("class `{name}` cannot extend itself"),
@@ -252,44 +268,51 @@ impl<'a> ClassTable<'a> {
                     Some(c) => {
                         let is_super = k == 0 && decl.extends.is_some() && !decl.is_interface;
                         if is_super {
-                            if t.classes[c.index()].decl.is_interface {
-                                t.classes[i].interfaces.push(c);
+                            if self.classes[c.index()].decl.is_interface {
+                                self.classes[i].interfaces.push(c);
                             } else {
-                                t.classes[i].superclass = Some(c);
+                                self.classes[i].superclass = Some(c);
                             }
                         } else {
-                            t.classes[i].interfaces.push(c);
+                            self.classes[i].interfaces.push(c);
                         }
                     }
-                    None => t.classes[i].external_supers.push(name.clone()),
+                    None => self.classes[i].external_supers.push(name.clone()),
                 }
             }
         }
-        // Break superclass cycles.
-        for i in 0..t.classes.len() {
+    }
+
+    /// Phase 3: a superclass chain that comes back to a class is cut (and diagnosed).
+    fn break_superclass_cycles(&mut self) {
+        for i in 0..self.classes.len() {
             let mut seen = vec![ClassId(i as u32)];
             let mut cur = ClassId(i as u32);
-            while let Some(s) = t.classes[cur.index()].superclass {
+            while let Some(s) = self.classes[cur.index()].superclass {
                 if seen.contains(&s) {
-                    t.diagnostics.push(Diagnostic::error(
+                    self.diagnostics.push(Diagnostic::error(
                         "cyclic-inheritance",
-                        t.classes[cur.index()].decl.name.span,
+                        self.classes[cur.index()].decl.name.span,
                         format!(
                             "cyclic inheritance involving `{}`",
-                            t.classes[cur.index()].decl.name.name
+                            self.classes[cur.index()].decl.name.name
                         ),
                     ));
-                    t.classes[cur.index()].superclass = None;
+                    self.classes[cur.index()].superclass = None;
                     break;
                 }
                 seen.push(s);
                 cur = s;
             }
         }
-        // Members.
-        for i in 0..t.classes.len() {
+    }
+
+    /// Phase 4: fields (instance fields and statics), methods, constructors (the default
+    /// one when none is written) and static initialisers of every class.
+    fn declare_members(&mut self) {
+        for i in 0..self.classes.len() {
             let cid = ClassId(i as u32);
-            let decl = t.classes[i].decl;
+            let decl = self.classes[i].decl;
             let cname = decl.name.name.clone();
             let mut has_static_init = false;
             let mut has_ctor = false;
@@ -299,12 +322,12 @@ impl<'a> ClassTable<'a> {
                         // Interface fields are implicitly static.
                         let is_static = f.modifiers.is_static || decl.is_interface;
                         for d in &f.declarators {
-                            let ty = t.resolve(&d.ty);
+                            let ty = self.resolve(&d.ty);
                             let name = d.name.name.clone();
-                            let dup = t.classes[i].fields.iter().any(|(n, _)| *n == name)
-                                || t.classes[i].statics.iter().any(|(n, _)| *n == name);
+                            let dup = self.classes[i].fields.iter().any(|(n, _)| *n == name)
+                                || self.classes[i].statics.iter().any(|(n, _)| *n == name);
                             if dup {
-                                t.diagnostics.push(Diagnostic::error(
+                                self.diagnostics.push(Diagnostic::error(
                                     "duplicate-field",
                                     d.name.span,
                                     format!("field `{name}` is already defined in `{cname}`"),
@@ -313,27 +336,27 @@ impl<'a> ClassTable<'a> {
                             }
                             if is_static {
                                 has_static_init |= d.init.is_some();
-                                let id = GlobalId(t.globals.len() as u32);
-                                t.globals.push(GlobalDef {
+                                let id = GlobalId(self.globals.len() as u32);
+                                self.globals.push(GlobalDef {
                                     id,
                                     name: format!("{cname}.{name}"),
                                     sort: ty.sort(),
                                     kind: GlobalKind::Static { class: cid },
                                     span: d.span,
                                 });
-                                t.global_types.push(ty);
-                                t.classes[i].statics.push((name, id));
+                                self.global_types.push(ty);
+                                self.classes[i].statics.push((name, id));
                             } else {
-                                let id = FieldId(t.fields.len() as u32);
-                                t.fields.push(FieldDef {
+                                let id = FieldId(self.fields.len() as u32);
+                                self.fields.push(FieldDef {
                                     id,
                                     class: cid,
                                     name: name.clone(),
                                     sort: ty.sort(),
                                     span: d.span,
                                 });
-                                t.field_types.push(ty);
-                                t.classes[i].fields.push((name, id));
+                                self.field_types.push(ty);
+                                self.classes[i].fields.push((name, id));
                             }
                         }
                     }
@@ -342,10 +365,10 @@ impl<'a> ClassTable<'a> {
                         let params = md
                             .params
                             .iter()
-                            .map(|p| (p.name.name.clone(), t.resolve(&p.ty), p.span))
+                            .map(|p| (p.name.name.clone(), self.resolve(&p.ty), p.span))
                             .collect();
-                        let id = MethodId(t.methods.len() as u32);
-                        t.methods.push(MethodSig {
+                        let id = MethodId(self.methods.len() as u32);
+                        self.methods.push(MethodSig {
                             id,
                             class: Some(cid),
                             name: md.name.name.clone(),
@@ -354,15 +377,15 @@ impl<'a> ClassTable<'a> {
                             is_static: md.modifiers.is_static,
                             is_abstract: md.body.is_none(),
                             params,
-                            ret: t.resolve(&md.ret),
+                            ret: self.resolve(&md.ret),
                             span: md.span,
                         });
-                        t.classes[i].methods.push(id);
+                        self.classes[i].methods.push(id);
                     }
                     Member::Constructor(cd) => {
                         has_ctor = true;
                         if cd.name.name != cname {
-                            t.diagnostics.push(Diagnostic::error(
+                            self.diagnostics.push(Diagnostic::error(
                                 "invalid-constructor",
                                 cd.name.span,
                                 format!(
@@ -377,10 +400,10 @@ impl<'a> ClassTable<'a> {
                         let params = cd
                             .params
                             .iter()
-                            .map(|p| (p.name.name.clone(), t.resolve(&p.ty), p.span))
+                            .map(|p| (p.name.name.clone(), self.resolve(&p.ty), p.span))
                             .collect();
-                        let id = MethodId(t.methods.len() as u32);
-                        t.methods.push(MethodSig {
+                        let id = MethodId(self.methods.len() as u32);
+                        self.methods.push(MethodSig {
                             id,
                             class: Some(cid),
                             name: "<init>".into(),
@@ -392,14 +415,14 @@ impl<'a> ClassTable<'a> {
                             ret: Type::Void,
                             span: cd.span,
                         });
-                        t.classes[i].ctors.push(id);
+                        self.classes[i].ctors.push(id);
                     }
                     _ => {}
                 }
             }
             if !has_ctor && !decl.is_interface {
-                let id = MethodId(t.methods.len() as u32);
-                t.methods.push(MethodSig {
+                let id = MethodId(self.methods.len() as u32);
+                self.methods.push(MethodSig {
                     id,
                     class: Some(cid),
                     name: "<init>".into(),
@@ -411,11 +434,11 @@ impl<'a> ClassTable<'a> {
                     ret: Type::Void,
                     span: decl.name.span,
                 });
-                t.classes[i].ctors.push(id);
+                self.classes[i].ctors.push(id);
             }
             if has_static_init {
-                let id = MethodId(t.methods.len() as u32);
-                t.methods.push(MethodSig {
+                let id = MethodId(self.methods.len() as u32);
+                self.methods.push(MethodSig {
                     id,
                     class: Some(cid),
                     name: "<clinit>".into(),
@@ -427,18 +450,22 @@ impl<'a> ClassTable<'a> {
                     ret: Type::Void,
                     span: decl.name.span,
                 });
-                t.classes[i].clinit = Some(id);
+                self.classes[i].clinit = Some(id);
             }
         }
-        // Display names: `C.m`, `C.m/arity` for overloads, `#n` when still ambiguous.
-        for i in 1..t.methods.len() {
-            let m = &t.methods[i];
+    }
+
+    /// Phase 5: display names — `C.m`, `C.m/arity` for overloads, `#n` when still
+    /// ambiguous.
+    fn name_methods(&mut self) {
+        for i in 1..self.methods.len() {
+            let m = &self.methods[i];
             let cname = m
                 .class
-                .and_then(|c| t.classes.get(c.index()))
+                .and_then(|c| self.classes.get(c.index()))
                 .map_or("", |c| c.decl.name.name.as_str());
-            let same_name: Vec<usize> = (1..t.methods.len())
-                .filter(|&j| t.methods[j].class == m.class && t.methods[j].name == m.name)
+            let same_name: Vec<usize> = (1..self.methods.len())
+                .filter(|&j| self.methods[j].class == m.class && self.methods[j].name == m.name)
                 .collect();
             let mut display = format!("{cname}.{}", m.name);
             if same_name.len() > 1 {
@@ -446,31 +473,33 @@ impl<'a> ClassTable<'a> {
                 let same_arity: Vec<usize> = same_name
                     .iter()
                     .copied()
-                    .filter(|&j| t.methods[j].params.len() == m.params.len())
+                    .filter(|&j| self.methods[j].params.len() == m.params.len())
                     .collect();
                 if same_arity.len() > 1 {
                     let k = same_arity.iter().position(|&j| j == i).unwrap_or(0) + 1;
                     display = format!("{display}#{k}");
                 }
             }
-            t.methods[i].display = display;
+            self.methods[i].display = display;
         }
-        // Class definitions for the IR.
-        for i in 0..t.classes.len() {
+    }
+
+    /// The IR's class definitions.
+    fn class_defs(&mut self) {
+        for i in 0..self.classes.len() {
             let cid = ClassId(i as u32);
-            let decl = t.classes[i].decl;
+            let decl = self.classes[i].decl;
             let def = ClassDef {
                 id: cid,
                 name: decl.name.name.clone(),
                 is_interface: decl.is_interface,
                 is_abstract: decl.modifiers.is_abstract,
-                superclass: t.classes[i].superclass,
-                supertypes: t.supertype_names(cid),
+                superclass: self.classes[i].superclass,
+                supertypes: self.supertype_names(cid),
                 span: decl.span,
             };
-            t.defs.push(def);
+            self.defs.push(def);
         }
-        t
     }
 
     /// The in-file class named `name` (first one if duplicated).

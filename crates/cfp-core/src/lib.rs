@@ -26,15 +26,17 @@ pub mod ir;
 pub mod lower;
 pub mod nested_path;
 pub mod pcfa;
+pub mod prepare;
 pub mod qe;
 pub mod refine;
 pub mod refinement;
 pub mod render;
 pub mod report_json;
+pub mod run;
 pub mod trace;
 
 pub use api::ApiTable;
-pub use check::{CheckOptions, CheckStats, Checker, Event, Verdict};
+pub use check::{CheckOptions, CheckStats, Checker, Event, StopCause, StopHook, Verdict};
 pub use instrument::instrument;
 pub use ir::{
     AllocKind, ClassDef, ClassId, Edge, Expr, FieldDef, FieldId, GlobalDef, GlobalId, GlobalKind,
@@ -42,7 +44,9 @@ pub use ir::{
     VarKind,
 };
 pub use lower::{lower_program, LowerOptions};
+pub use prepare::{prepare, Diagnostics, InputDiagnostic, InputFile, Prepared};
 pub use render::{render_dot, render_text};
+pub use run::Run;
 
 use cfp_syntax::Diagnostic;
 

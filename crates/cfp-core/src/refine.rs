@@ -42,7 +42,7 @@ pub struct RefineOutcome {
     /// States removed because no cube was satisfiable (`Pred(s)` unsatisfiable).
     pub states_removed: Vec<(MethodId, StateId)>,
     /// Edges removed by UpdateTransitions: `(method, from, to)`.
-    pub edges_removed: Vec<(MethodId, StateId, StateId)>,
+    pub edges_removed: Vec<(MethodId, crate::pcfa::PcfaEdge)>,
     /// Predicates newly tracked.
     pub predicates_added: usize,
 }
@@ -320,7 +320,7 @@ pub async fn refine<S: Solver>(
             if let Some(p) = pcfas.method_mut(*m) {
                 if let Some(edge) = p.edge(*e).copied() {
                     p.remove_edge(*e);
-                    out.edges_removed.push((*m, edge.from, edge.to));
+                    out.edges_removed.push((*m, edge));
                 }
             }
         }

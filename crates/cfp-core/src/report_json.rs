@@ -5,11 +5,14 @@
 //! ```text
 //! {"verdict", "iterations", "counterexample"?, "reason"?, "reason_kind"?, "report"?, "stats"}
 //! ```
-//! This module only builds `Serialize` values; it does no I/O and reads no clock: the
-//! host passes its wall-clock measurements in [`TimingsMs`] (or none, as `--no-timing`).
+//! The types are `Serialize + Deserialize`: the CLI prints them, the worker sends them and
+//! the page (and a share link's recording) reads them back as the same types. Fields added
+//! after the first recordings are `#[serde(default)]`. This module does no I/O and reads
+//! no clock: the host passes its wall-clock measurements in [`TimingsMs`] (or none, as
+//! `--no-timing`).
 
 use crate::check::{CheckStats, ExecutionReport, ReasonKind, Verdict};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Wall-clock measurements of a run, in milliseconds (rounded to microseconds by the host).
@@ -24,7 +27,8 @@ pub struct TimingsMs {
 }
 
 /// The `stats` object (paper Table 2 columns plus SMT counters).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct StatsJson {
     /// CEGAR iterations (the paper's "steps").
     pub steps: u32,
@@ -61,7 +65,8 @@ pub struct StatsJson {
 }
 
 /// One strategy's counters in the `stats` object.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct StrategyJson {
     /// `wp`, `horn`, `sp`, `path-facts` or `union`.
     pub strategy: String,
@@ -122,70 +127,113 @@ impl StatsJson {
 }
 
 /// One trace line of the counterexample object.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TraceJson<'a> {
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceJson {
     /// 1-based source line (0: none).
+    #[serde(default)]
     pub line: u32,
     /// What the step does.
-    pub text: &'a str,
+    pub text: String,
     /// Call depth.
+    #[serde(default)]
     pub depth: usize,
 }
 
 /// What the concrete interpreter needs to replay a counterexample.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplayJson {
     /// `[method, edge]` pairs in order.
+    #[serde(default)]
     pub edges: Vec<[usize; 2]>,
     /// Initial values of the wildcard globals.
+    #[serde(default)]
     pub globals: Vec<Option<i64>>,
 }
 
 /// The `counterexample` object of a violation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CounterexampleJson<'a> {
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CounterexampleJson {
     /// The word (terminals as in the spec).
-    pub word: &'a [String],
+    #[serde(default)]
+    pub word: Vec<String>,
     /// The nested path.
-    pub trace: Vec<TraceJson<'a>>,
+    #[serde(default)]
+    pub trace: Vec<TraceJson>,
     /// Concrete values.
-    pub values: &'a BTreeMap<String, String>,
-    /// The derivation over the program grammar, rendered.
-    pub derivation: &'a str,
+    #[serde(default)]
+    pub values: BTreeMap<String, String>,
+    /// The derivation over the program grammar, rendered (one production a line, two
+    /// spaces of indentation per level).
+    #[serde(default)]
+    pub derivation: String,
     /// Replay data.
+    #[serde(default)]
     pub replay: ReplayJson,
 }
 
+/// The three verdicts, as the result object names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerdictName {
+    /// Every completed execution follows the protocol.
+    Verified,
+    /// A real counterexample.
+    Violation,
+    /// Undecided.
+    Unknown,
+}
+
+impl VerdictName {
+    /// `verified`, `violation` or `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictName::Verified => "verified",
+            VerdictName::Violation => "violation",
+            VerdictName::Unknown => "unknown",
+        }
+    }
+
+    /// The name of `v`.
+    pub fn of(v: &Verdict) -> VerdictName {
+        match v {
+            Verdict::Verified { .. } => VerdictName::Verified,
+            Verdict::Violation { .. } => VerdictName::Violation,
+            Verdict::Unknown { .. } => VerdictName::Unknown,
+        }
+    }
+}
+
 /// The whole result object.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ResultJson<'a> {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultJson {
     /// `verified` / `violation` / `unknown`.
-    pub verdict: &'static str,
+    pub verdict: VerdictName,
     /// CEGAR iterations.
+    #[serde(default)]
     pub iterations: u32,
     /// Present for a violation.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub counterexample: Option<CounterexampleJson<'a>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<CounterexampleJson>,
     /// Present when unknown: why, for people.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Present when unknown: why, for scripts
     /// (`budget|timeout|cancelled|solver|approximation|undecided`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason_kind: Option<ReasonKind>,
     /// Present when unknown: what was ruled out and the frontier.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub report: Option<&'a ExecutionReport>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<ExecutionReport>,
     /// Counters (and times).
+    #[serde(default)]
     pub stats: StatsJson,
 }
 
-impl<'a> ResultJson<'a> {
-    /// The result object of verdict `v`. `timeout_secs` is the host's time limit when it
-    /// is what ended an `unknown` run: the reason then says so and its kind is `timeout`.
-    pub fn new(v: &'a Verdict, timeout_secs: Option<f64>, stats: StatsJson) -> Self {
+impl ResultJson {
+    /// The result object of verdict `v`.
+    pub fn new(v: &Verdict, stats: StatsJson) -> Self {
         let mut r = ResultJson {
-            verdict: v.name(),
+            verdict: VerdictName::of(v),
             iterations: v.iterations(),
             counterexample: None,
             reason: None,
@@ -198,18 +246,18 @@ impl<'a> ResultJson<'a> {
             Verdict::Violation { counterexample, .. } => {
                 let c = counterexample;
                 r.counterexample = Some(CounterexampleJson {
-                    word: &c.word,
+                    word: c.word.clone(),
                     trace: c
                         .trace
                         .iter()
                         .map(|t| TraceJson {
                             line: t.line,
-                            text: &t.text,
+                            text: t.text.clone(),
                             depth: t.depth,
                         })
                         .collect(),
-                    values: &c.values,
-                    derivation: &c.derivation,
+                    values: c.values.clone(),
+                    derivation: c.derivation.text(),
                     replay: ReplayJson {
                         edges: c.replay_edges.iter().map(|e| [e.method, e.edge]).collect(),
                         globals: c.replay_globals.clone(),
@@ -217,14 +265,9 @@ impl<'a> ResultJson<'a> {
                 });
             }
             Verdict::Unknown { reason, report, .. } => {
-                (r.reason, r.reason_kind) = match timeout_secs {
-                    Some(t) => (
-                        Some(format!("timeout of {t} s reached: {reason}")),
-                        Some(ReasonKind::Timeout),
-                    ),
-                    None => (Some(reason.to_string()), Some(reason.kind())),
-                };
-                r.report = Some(report);
+                r.reason = Some(reason.to_string());
+                r.reason_kind = Some(reason.kind());
+                r.report = Some(report.clone());
             }
         }
         r

@@ -34,10 +34,10 @@
 //! L(A) has some R ∈ Anti(A) with ⟦R⟧ ⊆ effect(w); so if every member of Anti(start)
 //! accepts, L(G) ⊆ L(S).
 
+use crate::budget::{Budget, UnknownReason};
 use crate::cfg::{
     derivation_from_arena, ArenaChild as Kid, Derivation, Grammar, NontermId, ProdId, Sym,
 };
-use crate::inclusion::{Budget, UnknownReason};
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap, HashSet};

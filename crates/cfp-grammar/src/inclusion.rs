@@ -20,6 +20,8 @@
 //!   stack bound K and iterative deepening ([`crate::effects`]). Every rejecting word is
 //!   confirmed by Earley on S ([`crate::earley::recognizes`]) before it is reported.
 
+use crate::budget::Budget;
+pub use crate::budget::{Progress, UnknownReason};
 use crate::cfg::{Derivation, Grammar, NontermId, Sym, TermId};
 use crate::counter::{counter_values, Bound, CounterKind, CounterValues};
 use crate::effects::{EffectsCertificate, Machine, NonterminalEffects, SatOutcome, Saturation};
@@ -48,18 +50,6 @@ impl Default for InclusionOptions {
     }
 }
 
-/// A progress report handed to the host during a check.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Progress {
-    /// Which layer is running (`"clean"`, `"counter"`, `"effects"`, `"confirm"`), or
-    /// `"done"` in the final report every check makes.
-    pub phase: &'static str,
-    /// Steps done so far.
-    pub steps: u64,
-    /// Current stack bound K (0 when not in the effects layer).
-    pub bound: u32,
-}
-
 /// The answer of an inclusion check.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "result", rename_all = "kebab-case")]
@@ -81,50 +71,6 @@ pub struct Counterexample {
     pub word_names: Vec<String>,
     /// A derivation of the word over G's own productions (rooted at G's start symbol).
     pub derivation: Derivation,
-}
-
-/// Why an inclusion check gave up. Every variant names what ended it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
-#[serde(tag = "reason", rename_all = "kebab-case")]
-pub enum UnknownReason {
-    /// The step budget ran out.
-    #[error("the inclusion check used its budget of {steps} steps")]
-    StepBudget {
-        /// Steps done.
-        steps: u64,
-    },
-    /// The host asked to stop (time limit or cancellation).
-    #[error("the inclusion check was stopped after {steps} steps")]
-    Stopped {
-        /// Steps done.
-        steps: u64,
-    },
-    /// Stack bounds up to `bound` neither proved inclusion nor produced a counterexample.
-    #[error("undecided with stack bound up to {bound}: {detail}")]
-    BoundExhausted {
-        /// The largest bound tried.
-        bound: u32,
-        /// What was still open.
-        detail: String,
-    },
-    /// The spec's Greibach normal form (layer 3's machine) could not be built.
-    #[error("the spec could not be normalised: {detail}")]
-    SpecNormalForm {
-        /// Why.
-        detail: String,
-    },
-    /// The shortest counterexample is too long to unfold within the step budget.
-    #[error("a counterexample exists but its shortest word has {length} symbols")]
-    CounterexampleTooLong {
-        /// Length of the shortest counterexample.
-        length: u64,
-    },
-    /// An internal consistency check failed (a bug); no verdict is given.
-    #[error("internal error: {detail}")]
-    Internal {
-        /// What failed.
-        detail: String,
-    },
 }
 
 /// What was proved, in a form [`recheck_certificate`] can verify without trusting the
@@ -179,59 +125,6 @@ pub enum CertificateError {
     /// The certificate does not prove what it claims; the message says where it fails.
     #[error("certificate does not verify: {0}")]
     Invalid(String),
-}
-
-/// Step accounting, budget and progress reports shared by all layers.
-pub(crate) struct Budget<'a> {
-    steps: u64,
-    max_steps: u64,
-    /// A temporary lower cap (sub-budget of an optional phase).
-    cap: u64,
-    every: u64,
-    next_report: u64,
-    phase: &'static str,
-    bound: u32,
-    callback: &'a mut dyn FnMut(&Progress) -> ControlFlow<()>,
-}
-
-impl<'a> Budget<'a> {
-    fn new(
-        opts: &InclusionOptions,
-        callback: &'a mut dyn FnMut(&Progress) -> ControlFlow<()>,
-    ) -> Budget<'a> {
-        let every = opts.progress_every.max(1);
-        Budget {
-            steps: 0,
-            max_steps: opts.max_steps,
-            cap: u64::MAX,
-            every,
-            next_report: every,
-            phase: "clean",
-            bound: 0,
-            callback,
-        }
-    }
-
-    /// Count `n` steps; report progress when due; fail when a budget is exhausted or the
-    /// host asked to stop.
-    pub(crate) fn tick(&mut self, n: u64) -> Result<(), UnknownReason> {
-        self.steps = self.steps.saturating_add(n);
-        if self.steps > self.max_steps || self.steps > self.cap {
-            return Err(UnknownReason::StepBudget { steps: self.steps });
-        }
-        if self.steps >= self.next_report {
-            self.next_report = (self.steps / self.every + 1).saturating_mul(self.every);
-            let p = Progress {
-                phase: self.phase,
-                steps: self.steps,
-                bound: self.bound,
-            };
-            if (self.callback)(&p).is_break() {
-                return Err(UnknownReason::Stopped { steps: self.steps });
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Live productions of G (original ids) from a cleaning.
@@ -396,7 +289,7 @@ pub fn check_inclusion(
     opts: &InclusionOptions,
     progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
 ) -> InclusionResult {
-    let mut budget = Budget::new(opts, progress);
+    let mut budget = Budget::new(opts.max_steps, opts.progress_every, progress);
     let result = match run(g, s, opts, &mut budget, true) {
         Ok(r) => r,
         Err(reason) => InclusionResult::Unknown(reason),

@@ -7,6 +7,7 @@
 //!
 //! Architecture invariant: knows nothing of programs or SMT, does no I/O.
 
+pub mod budget;
 pub mod cfg;
 
 pub use cfg::{Derivation, DerivationChild, Grammar, NontermId, ProdId, Production, Sym, TermId};

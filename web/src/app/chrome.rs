@@ -164,7 +164,7 @@ impl App {
         let reason = self
             .result
             .as_ref()
-            .map(|r| r.reason_text())
+            .and_then(|r| r.reason.clone())
             .unwrap_or_default();
         let phase = match self.phase {
             Phase::Idle if self.result.is_some() => "done".to_owned(),
@@ -197,10 +197,7 @@ impl App {
         if r.verdict != VerdictName::Verified || shown != Some(r.iterations) {
             return None;
         }
-        let preds = r
-            .stats
-            .get("total_predicates")
-            .map_or_else(|| "—".to_owned(), ToString::to_string);
+        let preds = r.stats.total_predicates;
         Some(html! {
             <div class="proof" data-testid="proof">
                 <p><strong>{ "Proof. " }</strong>

@@ -210,7 +210,7 @@ pub enum Msg {
     ToggleShare,
     /// A recording (`?record=` or a gallery example's) arrived, or failed; the number is the
     /// request's generation (late answers to superseded requests are dropped).
-    RecordLoaded(u32, Result<startup::LoadedRecord, String>),
+    RecordLoaded(u32, Box<Result<startup::LoadedRecord, String>>),
     /// The fragment changed (another link pasted into the address bar).
     HashChanged,
 }
@@ -240,7 +240,7 @@ pub struct App {
     z3_detail: String,
     worker: Option<WorkerHost>,
     phase: Phase,
-    queue: VecDeque<messages::UiEvent>,
+    queue: VecDeque<messages::Event>,
     model: RunModel,
     received_iterations: u32,
     result: Option<Shared<RunResult>>,
@@ -436,7 +436,7 @@ impl App {
         wasm_bindgen_futures::spawn_local(async move {
             link.send_message(Msg::RecordLoaded(
                 generation,
-                startup::fetch_record(path).await,
+                Box::new(startup::fetch_record(path).await),
             ));
         });
     }
@@ -468,14 +468,14 @@ impl App {
 
     /// Queues an event for playback (embed `start_at`: applies it at once while it is at or
     /// before that iteration).
-    fn enqueue(&mut self, ev: messages::UiEvent) {
-        if let Some(i) = ev.iteration() {
+    fn enqueue(&mut self, ev: messages::Event) {
+        if let Some(i) = messages::event_iteration(&ev) {
             if self.phase != Phase::Replaying {
                 self.received_iterations = self.received_iterations.max(i);
             }
         }
         if let Some(k) = self.fast_forward {
-            if self.queue.is_empty() && ev.iteration().is_none_or(|i| i <= k) {
+            if self.queue.is_empty() && messages::event_iteration(&ev).is_none_or(|i| i <= k) {
                 self.model.apply(ev);
                 return;
             }
@@ -540,6 +540,7 @@ impl App {
         match msg {
             Err(e) => {
                 self.errors.push(e);
+                self.end_failed_run();
             }
             Ok(FromWorker::Status { z3, detail }) => {
                 self.z3 = Some(z3);
@@ -552,7 +553,8 @@ impl App {
                         .push(format!("Z3 failed to load: {}", self.z3_detail));
                 }
             }
-            Ok(FromWorker::Event { event, raw }) => {
+            Ok(FromWorker::Event { event }) => {
+                let event = *event;
                 // After `cancel` (or the end of a run) late events are dropped: the view
                 // freezes at the click.
                 if !matches!(self.phase, Phase::Running(_)) {
@@ -560,11 +562,13 @@ impl App {
                 }
                 if matches!(
                     event,
-                    messages::UiEvent::Refined { .. } | messages::UiEvent::Finished { .. }
+                    messages::Event::Refined { .. } | messages::Event::Finished { .. }
                 ) {
                     self.step_busy = false;
                 }
-                self.run_events.push(raw);
+                // Kept as JSON for recordings in share links.
+                self.run_events
+                    .push(serde_json::to_value(&event).unwrap_or_default());
                 self.enqueue(event);
             }
             Ok(FromWorker::Diagnostics { items }) => {
@@ -574,7 +578,9 @@ impl App {
                 self.status_note = "the input has errors".into();
                 self.landing = None;
             }
-            Ok(FromWorker::Done { result, raw }) => {
+            Ok(FromWorker::Done { result }) => {
+                let result = *result;
+                let raw = serde_json::to_value(&result).unwrap_or_default();
                 // Step mode posts the same events as a full run: both are recordings.
                 self.run_result = Some(raw);
                 self.received_iterations = self.received_iterations.max(result.iterations);
@@ -595,8 +601,23 @@ impl App {
                 self.errors.push(message);
                 self.phase = Phase::Idle;
             }
+            Ok(FromWorker::Crashed { message }) => {
+                self.errors.push(message);
+                self.end_failed_run();
+            }
         }
         true
+    }
+
+    /// The worker failed during a run: the run ends here, without a verdict (the page
+    /// replaces the worker).
+    fn end_failed_run(&mut self) {
+        if matches!(self.phase, Phase::Running(_) | Phase::Cancelling) {
+            self.phase = Phase::Idle;
+            self.cancel_timer = None;
+            self.landing = None;
+            self.status_note = "the run failed (see the error); the checker was restarted".into();
+        }
     }
 
     /// Chooses live or replay (see the module docs).
@@ -987,7 +1008,26 @@ impl Component for App {
                 }
                 true
             }
-            Msg::Worker(m) => self.on_worker(m),
+            Msg::Worker(m) => {
+                // A panic in the checker leaves the worker unusable; a worker error during
+                // a run (an out-of-memory trap, an uncaught exception) too. Not when idle:
+                // a worker that cannot even load would be restarted forever.
+                let live = matches!(self.phase, Phase::Running(_) | Phase::Cancelling);
+                let replace = match &m {
+                    Ok(FromWorker::Crashed { .. }) => true,
+                    Err(_) => live,
+                    _ => false,
+                };
+                let render = self.on_worker(m);
+                if replace {
+                    if let Some(w) = self.worker.take() {
+                        w.terminate();
+                    }
+                    self.z3 = None;
+                    self.spawn_worker(ctx);
+                }
+                render
+            }
             Msg::Tick => {
                 if self.paused {
                     false
@@ -1062,7 +1102,7 @@ impl Component for App {
                     return false;
                 }
                 self.record_loading = false;
-                match r {
+                match *r {
                     Ok(rec) => self.replay = Some(Rc::new(rec)),
                     Err(e) => self.errors.push(e),
                 }

@@ -3,9 +3,9 @@
 //! [`IterationRecord`]s, so selecting an old iteration costs nothing.
 
 use super::messages::{
-    EdgeRef, GrammarDiff, LocationAtoms, StateRef, TraceLine, UiEvent, VerdictName,
+    DerivationNode, Event, GrammarDiff, LocationAtoms, PcfaView, TraceLine, VerdictName,
 };
-use serde_json::Value;
+use cfp_core::check::{EdgeRefOut, Production, StateRefOut, Verdict};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -51,6 +51,11 @@ pub struct GrammarSnapshot {
     pub productions: usize,
     /// Diff against the previous iteration.
     pub diff: GrammarDiff,
+    /// The productions as data (empty in recordings made before events carried them).
+    pub rules: Vec<Production>,
+    /// Every method's PCFA, with the states cloned and edges removed by the refinement
+    /// before this iteration (empty in recordings made before events carried them).
+    pub pcfas: Vec<PcfaView>,
 }
 
 /// A counterexample of one iteration: the word, its derivation and the nested path.
@@ -58,8 +63,8 @@ pub struct GrammarSnapshot {
 pub struct CounterexampleData {
     /// The word.
     pub word: Vec<String>,
-    /// Derivation (two-space indented).
-    pub derivation: String,
+    /// The derivation tree.
+    pub derivation: DerivationNode,
     /// Nested path.
     pub trace: Vec<TraceLine>,
 }
@@ -68,9 +73,9 @@ pub struct CounterexampleData {
 #[derive(Debug, PartialEq)]
 pub struct Refinement {
     /// New states.
-    pub clones_added: Vec<StateRef>,
+    pub clones_added: Vec<StateRefOut>,
     /// Removed edges.
-    pub edges_removed: Vec<EdgeRef>,
+    pub edges_removed: Vec<EdgeRefOut>,
     /// New predicates.
     pub predicates_added: usize,
 }
@@ -106,11 +111,19 @@ impl Default for Shared<BTreeMap<String, String>> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FinishedVerdict {
     /// Which verdict.
-    pub name: Option<VerdictName>,
+    pub name: VerdictName,
     /// Iterations used.
     pub iterations: u32,
-    /// The raw verdict object.
-    pub raw: Value,
+    /// The verdict with its evidence.
+    pub verdict: Verdict,
+}
+
+/// The kebab-case tag a core enum serialises to (`not-included`, `infeasible`).
+fn tag<T: serde::Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::new(),
+    }
 }
 
 /// The run's state after the events applied so far.
@@ -138,26 +151,30 @@ impl RunModel {
     }
 
     /// Applies one event (the reducer).
-    pub fn apply(&mut self, event: UiEvent) {
+    pub fn apply(&mut self, event: Event) {
         match event {
-            UiEvent::GrammarBuilt {
+            Event::GrammarBuilt {
                 iteration,
                 grammar,
                 nonterminals,
                 productions,
                 diff,
+                rules,
+                pcfas,
             } => {
                 self.record(iteration).grammar = Some(Shared::new(GrammarSnapshot {
                     text: grammar,
                     nonterminals,
                     productions,
                     diff,
+                    rules,
+                    pcfas,
                 }));
             }
-            UiEvent::Inclusion {
+            Event::Inclusion {
                 iteration, result, ..
-            } => self.record(iteration).inclusion = Some(result),
-            UiEvent::Counterexample {
+            } => self.record(iteration).inclusion = Some(tag(&result)),
+            Event::Counterexample {
                 iteration,
                 word,
                 derivation,
@@ -169,20 +186,21 @@ impl RunModel {
                     trace,
                 }));
             }
-            UiEvent::Feasibility {
+            Event::Feasibility {
                 iteration,
                 feasible,
                 values,
             } => {
                 let r = self.record(iteration);
-                r.feasibility = Some(feasible);
+                r.feasibility = Some(tag(&feasible));
                 r.values = Shared::new(values);
             }
-            UiEvent::Interpolants {
+            Event::Interpolants {
                 iteration,
                 per_location,
+                ..
             } => self.record(iteration).interpolants = Some(Shared::new(per_location)),
-            UiEvent::Refined {
+            Event::Refined {
                 iteration,
                 clones_added,
                 edges_removed,
@@ -194,19 +212,16 @@ impl RunModel {
                     predicates_added,
                 }));
             }
-            UiEvent::Finished { verdict } => {
-                let name = verdict
-                    .get("verdict")
-                    .cloned()
-                    .and_then(|v| serde_json::from_value::<VerdictName>(v).ok());
-                let iterations = verdict
-                    .get("iterations")
-                    .and_then(Value::as_u64)
-                    .map_or(0, |n| n as u32);
+            Event::Finished { verdict } => {
+                let name = match &verdict {
+                    Verdict::Verified { .. } => VerdictName::Verified,
+                    Verdict::Violation { .. } => VerdictName::Violation,
+                    Verdict::Unknown { .. } => VerdictName::Unknown,
+                };
                 self.finished = Some(FinishedVerdict {
                     name,
-                    iterations,
-                    raw: verdict,
+                    iterations: verdict.iterations(),
+                    verdict,
                 });
             }
         }
@@ -227,10 +242,24 @@ impl RunModel {
 
 #[cfg(test)]
 mod tests {
+    use super::super::messages::{parse_message_text, FromWorker};
     use super::*;
 
-    fn ev(json: &str) -> UiEvent {
+    fn ev(json: &str) -> Event {
         serde_json::from_str(json).expect("event")
+    }
+
+    fn replay(recording: &str) -> RunModel {
+        let rec: serde_json::Value = serde_json::from_str(recording).expect("recording");
+        let mut m = RunModel::default();
+        for e in rec["events"].as_array().expect("events") {
+            let msg = serde_json::json!({"type": "event", "event": e}).to_string();
+            match parse_message_text(&msg) {
+                Ok(FromWorker::Event { event }) => m.apply(*event),
+                other => panic!("{other:?}"),
+            }
+        }
+        m
     }
 
     #[test]
@@ -252,50 +281,68 @@ mod tests {
         assert_eq!(m.iterations[0].inclusion.as_deref(), Some("not-included"));
         assert!(m.previous_grammar(2).is_some());
         let f = m.finished.expect("finished");
-        assert_eq!(f.name, Some(VerdictName::Verified));
+        assert_eq!(f.name, VerdictName::Verified);
         assert_eq!(f.iterations, 2);
     }
 
-    /// A real `cfp check --record --no-timing` of the paper's example (3 iterations,
-    /// verified): every event decodes, and the views' parsers accept its data.
+    /// The gallery's `cfp check --record --no-timing` of the paper's example: every event
+    /// decodes as the core's own type, and iteration 2's PCFA of `Main.foo` names the
+    /// states the refinement cloned and the edges it removed, by id.
     #[test]
-    fn a_real_recording_replays() {
-        let rec: serde_json::Value = serde_json::from_str(include_str!(
+    fn a_real_recording_replays_with_its_pcfas() {
+        let m = replay(include_str!(
             "../../../static/examples/records/paper-fig2.record.json"
-        ))
-        .expect("recording");
-        let events = rec["events"].as_array().expect("events");
-        let mut m = RunModel::default();
-        for e in events {
-            let msg = serde_json::json!({"type": "event", "event": e}).to_string();
-            match super::super::messages::parse_message_text(&msg) {
-                Ok(super::super::messages::FromWorker::Event { event, .. }) => m.apply(event),
-                other => panic!("{other:?}"),
-            }
-        }
+        ));
         assert_eq!(m.iterations.len(), 2);
         assert_eq!(
-            m.finished.as_ref().and_then(|f| f.name),
+            m.finished.as_ref().map(|f| f.name),
             Some(VerdictName::Verified)
         );
         let g1 = m.iterations[0].grammar.clone().expect("g1");
         let g2 = m.iterations[1].grammar.clone().expect("g2");
-        let p1 = super::super::pcfa::pcfas_from_grammar(&g1.text);
-        let p2 = super::super::pcfa::pcfas_from_grammar(&g2.text);
-        // Refinement 1 cloned states of Main.foo: iteration 2 shows a clone not in 1.
-        let foo1 = &p1["Main.foo"];
-        let foo2 = &p2["Main.foo"];
-        assert!(foo2
-            .states
+        assert!(!g2.rules.is_empty());
+        let foo1 = g1
+            .pcfas
             .iter()
-            .any(|s| s.clone > 0 && !foo1.states.contains(s)));
-        // ... and some edge of iteration 1 is gone in 2.
-        assert!(p1
+            .find(|p| p.method == "Main.foo")
+            .expect("foo 1");
+        let foo2 = g2
+            .pcfas
             .iter()
-            .any(|(k, g)| g.edges.iter().any(|e| !p2[k].edges.contains(e))));
+            .find(|p| p.method == "Main.foo")
+            .expect("foo 2");
+        assert!(foo1.cloned.is_empty() && foo1.removed.is_empty());
+        assert!(!foo2.cloned.is_empty(), "{foo2:?}");
+        for id in &foo2.cloned {
+            assert!(foo2.states.iter().any(|s| s.id == *id && s.clone > 0));
+            assert!(!foo1.states.iter().any(|s| s.id == *id));
+        }
+        // Removed edges are gone now, and join states of this iteration or the last (an
+        // edge can be created by cloning and removed in the same refinement).
+        assert!(!foo2.removed.is_empty(), "{foo2:?}");
+        for e in &foo2.removed {
+            assert!(!foo2.edges.iter().any(|now| now.id == e.id));
+            for end in [e.from, e.to] {
+                assert!(foo2.states.iter().chain(&foo1.states).any(|s| s.id == end));
+            }
+        }
         let cex = m.iterations[0].counterexample.clone().expect("cex");
-        let roots = super::super::views::parse_derivation(&cex.derivation);
-        assert_eq!(roots.len(), 1);
-        assert_eq!(roots[0].text, "<root> -> <root>:n0");
+        assert_eq!(cex.derivation.production.text(), "<root> -> <root>:n0");
+    }
+
+    /// A recording made before events carried trees and PCFAs (and before refinement
+    /// strategies were named) still replays: derivations are read from their text.
+    #[test]
+    fn an_old_recording_still_replays() {
+        let m = replay(include_str!(
+            "../../../tests/fixtures/paper-fig2.before-structured-events.record.json"
+        ));
+        assert_eq!(m.iterations.len(), 3);
+        assert_eq!(m.finished.as_ref().map(|f| f.iterations), Some(3));
+        let g1 = m.iterations[0].grammar.clone().expect("g1");
+        assert!(g1.pcfas.is_empty() && g1.rules.is_empty());
+        let cex = m.iterations[0].counterexample.clone().expect("cex");
+        assert_eq!(cex.derivation.production.text(), "<root> -> <root>:n0");
+        assert!(cex.derivation.size() > 10);
     }
 }

@@ -1,159 +1,50 @@
 //! PCFA view (paper §4, Fig. 7/9): one graph per method, drawn as SVG laid out here.
 //!
-//! The events carry no explicit PCFA (no state list, no edge list), but ConstructCFG
-//! names one nonterminal per live PCFA state — `Method:n<loc>[#<clone>][@e<k>]` — and one
-//! production per PCFA edge (`Method:nA -> <call or terminal>* Method:nB`, or `-> ε` at an
-//! exit). [`pcfas_from_grammar`] rebuilds the live part of each PCFA from that; the
-//! `refined` event's `clones_added` / `edges_removed` (state *indices*, which are not
-//! recoverable from the names) are listed next to the drawing.
+//! Each `grammar-built` event carries every method's PCFA as the core built it
+//! ([`cfp_core::check::PcfaView`]): states and edges with their ids (never reused), and
+//! the states the refinement before this iteration cloned and the edges it removed. The
+//! view draws exactly those: cloned states pop in (`pcfa-cloned`, `data-state-id`),
+//! removed edges fade out (`pcfa-removed`, `data-edge-id`), between states placed as in
+//! the previous iteration when they are gone now (`pcfa-dead`).
 //!
 //! States sit in rows by CFA location, clones side by side. Positions are CSS transforms
-//! with transitions, elements are keyed by state name, so between iterations states glide
-//! to their new places, new states pop in (`pcfa-cloned`) and edges gone since the
-//! previous iteration fade out (`pcfa-removed`).
+//! with transitions, elements are keyed by state id, so between iterations states glide
+//! to their new places.
 
+use super::messages::{PcfaEdgeView, PcfaStateView, PcfaView as Pcfa};
 use super::model::{GrammarSnapshot, Refinement, Shared};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use yew::prelude::*;
 
-/// A PCFA state as named in the grammar: CFA location and clone number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct StateName {
-    /// CFA location.
-    pub loc: usize,
-    /// Clone number (0 = the original state).
-    pub clone: usize,
-}
-
-impl StateName {
-    /// `n3` or `n3#1`.
-    pub fn label(&self) -> String {
-        if self.clone == 0 {
-            format!("n{}", self.loc)
-        } else {
-            format!("n{}#{}", self.loc, self.clone)
-        }
-    }
-}
-
-/// A PCFA edge between two states, labelled with what it calls or emits.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct PcfaEdge {
-    /// Source.
-    pub from: StateName,
-    /// Target.
-    pub to: StateName,
-    /// Calls/terminals on the edge (empty = internal step).
-    pub label: String,
-}
-
-/// The live part of one method's PCFA.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PcfaGraph {
-    /// States.
-    pub states: BTreeSet<StateName>,
-    /// Exit states (with an `ε` production).
-    pub exits: BTreeSet<StateName>,
-    /// Edges (deduplicated over exit contexts).
-    pub edges: BTreeSet<PcfaEdge>,
-}
-
-/// Splits `Method:n4#1@e2` into (`Method`, state); `None` for other nonterminals.
-pub fn parse_state_nonterminal(name: &str) -> Option<(&str, StateName)> {
-    let colon = name.rfind(':')?;
-    let (method, rest) = (&name[..colon], &name[colon + 1..]);
-    let rest = rest.strip_prefix('n')?;
-    let rest = match rest.find('@') {
-        Some(i) => &rest[..i],
-        None => rest,
-    };
-    let (loc, clone) = match rest.split_once('#') {
-        Some((l, c)) => (l.parse().ok()?, c.parse().ok()?),
-        None => (rest.parse().ok()?, 0),
-    };
-    if method.is_empty() {
-        return None;
-    }
-    Some((method, StateName { loc, clone }))
-}
-
-/// Shortens a callee nonterminal (`Main.release@n0#1`, `Main.acquire@e1`) for an edge label.
-fn short_symbol(sym: &str) -> String {
-    let base = match sym.find(['@', '>']) {
-        Some(i) if i > 0 => &sym[..i],
-        _ => sym,
-    };
-    base.rsplit('.').next().unwrap_or(base).to_owned()
-        + if base.starts_with('$') { "" } else { "()" }
-}
-
-/// Rebuilds the live PCFA of each method from a rendered grammar.
-pub fn pcfas_from_grammar(text: &str) -> BTreeMap<String, PcfaGraph> {
-    let mut out: BTreeMap<String, PcfaGraph> = BTreeMap::new();
-    for line in text.lines() {
-        let line = line.trim().trim_end_matches(';');
-        let Some((lhs, rhs)) = line.split_once(" -> ") else {
-            continue;
-        };
-        let Some((method, from)) = parse_state_nonterminal(lhs.trim()) else {
-            continue;
-        };
-        let graph = out.entry(method.to_owned()).or_default();
-        graph.states.insert(from);
-        for alt in rhs.split(" | ") {
-            let syms: Vec<&str> = alt.split_whitespace().collect();
-            if syms.is_empty() || syms == ["ε"] {
-                graph.exits.insert(from);
-                continue;
-            }
-            let (last, init) = match syms.split_last() {
-                Some(x) => x,
-                None => continue,
-            };
-            match parse_state_nonterminal(last) {
-                Some((m, to)) if m == method => {
-                    graph.states.insert(to);
-                    let label = init
-                        .iter()
-                        .map(|s| {
-                            if s.starts_with('$') {
-                                (*s).to_owned()
-                            } else {
-                                short_symbol(s)
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    graph.edges.insert(PcfaEdge { from, to, label });
-                }
-                _ => {}
-            }
-        }
-    }
-    out
-}
-
-/// Pixel positions of a graph's states: rows by location, clones side by side.
-pub fn layout(graph: &PcfaGraph) -> BTreeMap<StateName, (f64, f64)> {
-    let mut rows: BTreeMap<usize, Vec<StateName>> = BTreeMap::new();
-    for s in &graph.states {
-        rows.entry(s.loc).or_default().push(*s);
+/// Pixel positions of `states` by id: rows by CFA location, clones side by side (by
+/// clone ordinal).
+pub fn layout<'a>(states: impl Iterator<Item = &'a PcfaStateView>) -> BTreeMap<u32, (f64, f64)> {
+    let mut rows: BTreeMap<usize, Vec<&PcfaStateView>> = BTreeMap::new();
+    for s in states {
+        rows.entry(s.location).or_default().push(s);
     }
     let mut pos = BTreeMap::new();
-    for (row, (_, states)) in rows.iter().enumerate() {
+    for (row, (_, mut states)) in rows.into_iter().enumerate() {
+        states.sort_by_key(|s| (s.clone, s.id));
         for (col, s) in states.iter().enumerate() {
-            pos.insert(*s, (40.0 + col as f64 * 90.0, 30.0 + row as f64 * 64.0));
+            pos.insert(s.id, (40.0 + col as f64 * 90.0, 30.0 + row as f64 * 64.0));
         }
     }
     pos
 }
 
+/// How much the refinement before this iteration changed `p` (cloned states and removed
+/// edges).
+pub fn change_count(p: &Pcfa) -> usize {
+    p.cloned.len() + p.removed.len()
+}
+
 /// Properties of [`PcfaView`].
 #[derive(Properties, PartialEq)]
 pub struct PcfaViewProps {
-    /// The selected iteration's grammar.
+    /// The selected iteration's grammar (with the PCFAs).
     pub grammar: Option<Shared<GrammarSnapshot>>,
-    /// The previous iteration's grammar (for "new state" / "removed edge").
+    /// The previous iteration's grammar (where states that are gone now were).
     pub previous: Option<Shared<GrammarSnapshot>>,
     /// The refinement that produced this iteration (previous iteration's `refined`).
     pub refinement: Option<Shared<Refinement>>,
@@ -162,98 +53,86 @@ pub struct PcfaViewProps {
 /// PCFA graphs of the selected iteration, one method at a time.
 #[function_component(PcfaView)]
 pub fn pcfa_view(props: &PcfaViewProps) -> Html {
-    let graphs = {
-        let g = props.grammar.clone();
-        use_memo(g, |g| {
-            g.as_ref()
-                .map(|g| pcfas_from_grammar(&g.text))
-                .unwrap_or_default()
-        })
-    };
-    let previous = {
-        let g = props.previous.clone();
-        use_memo(g, |g| g.as_ref().map(|g| pcfas_from_grammar(&g.text)))
-    };
     let selected = use_state(|| None::<String>);
-    if graphs.is_empty() {
+    let Some(grammar) = props.grammar.as_ref() else {
         return html! { <p class="muted">{ "No PCFA yet: run a check." }</p> };
+    };
+    let graphs = &grammar.pcfas;
+    if graphs.is_empty() {
+        return html! {
+            <p class="muted" data-testid="pcfa-missing">
+                { "This recording was made before runs carried their PCFAs: run the check to see them." }
+            </p>
+        };
     }
-    // Default: the method that changed most since the previous iteration (new states and
-    // removed edges), else the first method the last refinement touched, else the first.
-    let changed: Option<String> = previous.as_ref().as_ref().and_then(|prev| {
-        graphs
-            .iter()
-            .map(|(m, g)| {
-                let score = match prev.get(m) {
-                    Some(p) => {
-                        g.states.difference(&p.states).count()
-                            + p.edges.difference(&g.edges).count()
-                    }
-                    None => 0,
-                };
-                (score, m)
-            })
-            .filter(|(score, _)| *score > 0)
-            .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(a.1)))
-            .map(|(_, m)| m.clone())
-    });
-    let touched: Option<String> = props.refinement.as_ref().and_then(|r| {
-        r.clones_added
-            .first()
-            .map(|c| c.method.clone())
-            .or_else(|| r.edges_removed.first().map(|e| e.method.clone()))
-    });
+    // Default: the method the last refinement changed most, else the first.
+    let changed = graphs
+        .iter()
+        .filter(|p| change_count(p) > 0)
+        .max_by(|a, b| {
+            change_count(a)
+                .cmp(&change_count(b))
+                .then_with(|| b.method.cmp(&a.method))
+        })
+        .map(|p| p.method.clone());
     let method = selected
         .as_ref()
-        .filter(|m| graphs.contains_key(*m))
+        .filter(|m| graphs.iter().any(|p| &p.method == *m))
         .cloned()
         .or(changed)
-        .or_else(|| touched.filter(|m| graphs.contains_key(m)))
-        .or_else(|| graphs.keys().next().cloned())
+        .or_else(|| graphs.first().map(|p| p.method.clone()))
         .unwrap_or_default();
-    let tabs = graphs.keys().map(|m| {
+    let tabs = graphs.iter().map(|p| {
         let sel = selected.clone();
-        let name = m.clone();
-        let class = classes!("tab", (*m == method).then_some("selected"));
+        let name = p.method.clone();
+        let class = classes!(
+            "tab",
+            (p.method == method).then_some("selected"),
+            (change_count(p) > 0).then_some("changed")
+        );
         html! {
             <button class={class} onclick={Callback::from(move |_| sel.set(Some(name.clone())))}>
-                { m.clone() }
+                { p.method.clone() }
             </button>
         }
     });
-    let empty = PcfaGraph::default();
-    let graph = graphs.get(&method).unwrap_or(&empty);
-    let prev_graph = previous
+    let Some(graph) = graphs.iter().find(|p| p.method == method) else {
+        return html! {};
+    };
+    let previous = props
+        .previous
         .as_ref()
-        .as_ref()
-        .and_then(|p| p.get(&method).cloned());
-    let refinement_note = props.refinement.as_ref().map(|r| {
-        let clones: Vec<String> = r
-            .clones_added
+        .and_then(|g| g.pcfas.iter().find(|p| p.method == method));
+    let name_of = |id: u32| {
+        graph
+            .states
             .iter()
-            .filter(|c| c.method == method)
-            .map(|c| c.state.to_string())
-            .collect();
-        let edges: Vec<String> = r
-            .edges_removed
+            .chain(previous.iter().flat_map(|p| p.states.iter()))
+            .find(|s| s.id == id)
+            .map_or_else(|| format!("#{id}"), |s| s.name.clone())
+    };
+    let note = (change_count(graph) > 0 || props.refinement.is_some()).then(|| {
+        let clones: Vec<String> = graph.cloned.iter().map(|id| name_of(*id)).collect();
+        let edges: Vec<String> = graph
+            .removed
             .iter()
-            .filter(|e| e.method == method)
-            .map(|e| format!("{}→{}", e.from, e.to))
+            .map(|e| format!("{}→{}", name_of(e.from), name_of(e.to)))
             .collect();
+        let predicates = props.refinement.as_ref().map_or(0, |r| r.predicates_added);
         html! {
-            <p class="muted small">
-                { format!("Last refinement in {method}: {} state(s) cloned (indices {}), {} edge(s) removed ({}), {} predicate(s) added overall.",
+            <p class="muted small" data-testid="pcfa-note">
+                { format!("Last refinement in {method}: {} state(s) cloned ({}), {} edge(s) removed ({}); {} predicate(s) added overall.",
                     clones.len(), if clones.is_empty() { "—".to_owned() } else { clones.join(", ") },
                     edges.len(), if edges.is_empty() { "—".to_owned() } else { edges.join(", ") },
-                    r.predicates_added) }
+                    predicates) }
             </p>
         }
     });
     html! {
         <div class="pcfa">
             <div class="tabs">{ for tabs }</div>
-            { render_graph(&method, graph, prev_graph.as_ref()) }
-            { refinement_note.unwrap_or_default() }
+            { render_graph(graph, previous) }
+            { note.unwrap_or_default() }
         </div>
     }
 }
@@ -283,67 +162,89 @@ fn edge_path(a: (f64, f64), b: (f64, f64), self_loop: bool) -> String {
     format!("M {sx:.1} {sy:.1} Q {mx:.1} {my:.1} {ex:.1} {ey:.1}")
 }
 
-fn render_graph(method: &str, graph: &PcfaGraph, previous: Option<&PcfaGraph>) -> Html {
-    // Removed edges stay drawn (fading) when both ends are still placed.
-    let mut all = graph.clone();
-    let mut removed: BTreeSet<PcfaEdge> = BTreeSet::new();
-    if let Some(p) = previous {
-        for e in &p.edges {
-            if !graph.edges.contains(e) {
-                removed.insert(e.clone());
-                all.states.insert(e.from);
-                all.states.insert(e.to);
+fn render_graph(graph: &Pcfa, previous: Option<&Pcfa>) -> Html {
+    // Removed edges stay drawn (fading); an end that is gone now keeps its old place.
+    let live: BTreeMap<u32, &PcfaStateView> = graph.states.iter().map(|s| (s.id, s)).collect();
+    let mut dead: BTreeMap<u32, &PcfaStateView> = BTreeMap::new();
+    for e in &graph.removed {
+        for id in [e.from, e.to] {
+            if !live.contains_key(&id) {
+                if let Some(s) = previous.and_then(|p| p.states.iter().find(|s| s.id == id)) {
+                    dead.insert(id, s);
+                }
             }
         }
     }
-    let pos = layout(&all);
+    let pos = layout(live.values().chain(dead.values()).copied());
     let width = pos.values().map(|p| p.0).fold(0.0, f64::max) + 120.0;
     let height = pos.values().map(|p| p.1).fold(0.0, f64::max) + 50.0;
+    let edge = |e: &PcfaEdgeView, gone: bool| -> Option<Html> {
+        let a = *pos.get(&e.from)?;
+        let b = *pos.get(&e.to)?;
+        let d = edge_path(a, b, e.from == e.to);
+        let class = classes!("pcfa-edge", gone.then_some("pcfa-removed"));
+        let label_pos = ((a.0 + b.0) / 2.0 + 6.0, (a.1 + b.1) / 2.0 - 4.0);
+        let title = if e.line > 0 {
+            format!("L{}: {}", e.line, e.statement)
+        } else {
+            e.statement.clone()
+        };
+        Some(html! {
+            <g key={format!("e{}", e.id)} class={class} data-edge-id={e.id.to_string()}
+               data-testid={gone.then_some("pcfa-removed")}>
+                <title>{ title }</title>
+                <path d={d} marker-end="url(#arrow)" />
+                if !e.statement.is_empty() && e.statement != "skip" {
+                    <text x={format!("{:.1}", label_pos.0)} y={format!("{:.1}", label_pos.1)} class="pcfa-label">
+                        { truncate(&e.statement, 28) }
+                    </text>
+                }
+            </g>
+        })
+    };
     let edges = graph
         .edges
         .iter()
-        .map(|e| (e, false))
-        .chain(removed.iter().map(|e| (e, true)))
-        .filter_map(|(e, gone)| {
-            let a = *pos.get(&e.from)?;
-            let b = *pos.get(&e.to)?;
-            let d = edge_path(a, b, e.from == e.to);
-            let key = format!("{}>{}>{}", e.from.label(), e.to.label(), e.label);
-            let class = classes!("pcfa-edge", gone.then_some("pcfa-removed"));
-            let label_pos = ((a.0 + b.0) / 2.0 + 6.0, (a.1 + b.1) / 2.0 - 4.0);
+        .filter_map(|e| edge(e, false))
+        .chain(graph.removed.iter().filter_map(|e| edge(e, true)))
+        .collect::<Vec<_>>();
+    let states = live
+        .values()
+        .map(|s| (*s, false))
+        .chain(dead.values().map(|s| (*s, true)))
+        .filter_map(|(s, is_dead)| {
+            let (x, y) = *pos.get(&s.id)?;
+            let is_new = graph.cloned.contains(&s.id);
+            let class = classes!(
+                "pcfa-state",
+                is_new.then_some("pcfa-cloned"),
+                is_dead.then_some("pcfa-dead"),
+                graph.exits.contains(&s.id).then_some("pcfa-exit"),
+                graph.entry.contains(&s.id).then_some("pcfa-entry"),
+                (s.clone > 0).then_some("pcfa-clone"),
+            );
+            let title = if s.predicates.is_empty() {
+                format!("{} (location {}): true", s.name, s.location)
+            } else {
+                format!(
+                    "{} (location {}): {}",
+                    s.name,
+                    s.location,
+                    s.predicates.join(" ∧ ")
+                )
+            };
             Some(html! {
-                <g key={key} class={class}>
-                    <path d={d} marker-end="url(#arrow)" />
-                    if !e.label.is_empty() {
-                        <text x={format!("{:.1}", label_pos.0)} y={format!("{:.1}", label_pos.1)} class="pcfa-label">
-                            { truncate(&e.label, 28) }
-                        </text>
-                    }
+                <g key={format!("s{}", s.id)} class={class} data-state-id={s.id.to_string()}
+                   data-testid={is_new.then_some("pcfa-cloned")}
+                   style={format!("transform: translate({x:.1}px, {y:.1}px)")}>
+                    <title>{ title }</title>
+                    <circle r="16" />
+                    <text text-anchor="middle" dy="4">{ s.name.clone() }</text>
                 </g>
             })
         });
-    let states = all.states.iter().filter_map(|s| {
-        let (x, y) = *pos.get(s)?;
-        let is_new = previous.is_some_and(|p| !p.states.contains(s));
-        let is_dead = !graph.states.contains(s);
-        let class = classes!(
-            "pcfa-state",
-            is_new.then_some("pcfa-cloned"),
-            is_dead.then_some("pcfa-dead"),
-            graph.exits.contains(s).then_some("pcfa-exit"),
-            (s.clone > 0).then_some("pcfa-clone"),
-        );
-        let testid = is_new.then_some("pcfa-cloned");
-        Some(html! {
-            <g key={s.label()} class={class} data-testid={testid}
-               style={format!("transform: translate({x:.1}px, {y:.1}px)")}>
-                <circle r="16" />
-                <text text-anchor="middle" dy="4">{ s.label() }</text>
-            </g>
-        })
-    });
     html! {
-        <svg class="pcfa-svg" data-method={method.to_owned()}
+        <svg class="pcfa-svg" data-method={graph.method.clone()}
              width={format!("{width:.0}")} height={format!("{height:.0}")}
              viewBox={format!("0 0 {width:.0} {height:.0}")}>
             <defs>
@@ -370,47 +271,32 @@ pub fn truncate(s: &str, n: usize) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn state_names_parse() {
-        assert_eq!(
-            parse_state_nonterminal("Main.foo:n1#2"),
-            Some(("Main.foo", StateName { loc: 1, clone: 2 }))
-        );
-        assert_eq!(
-            parse_state_nonterminal("Main.acquire:n3#1@e1"),
-            Some(("Main.acquire", StateName { loc: 3, clone: 1 }))
-        );
-        assert_eq!(
-            parse_state_nonterminal("<root>:n0"),
-            Some(("<root>", StateName { loc: 0, clone: 0 }))
-        );
-        assert_eq!(parse_state_nonterminal("Main.release@n0#1"), None);
-        assert_eq!(parse_state_nonterminal("Main.foo"), None);
+    fn state(id: u32, location: usize, clone: u32) -> PcfaStateView {
+        PcfaStateView {
+            id,
+            location,
+            clone,
+            name: if clone == 0 {
+                format!("n{location}")
+            } else {
+                format!("n{location}#{clone}")
+            },
+            predicates: Vec::new(),
+        }
     }
 
     #[test]
-    fn grammar_gives_states_edges_and_exits() {
-        let g = "Main.foo -> Main.foo:n0;\n\
-                 Main.foo:n0 -> Main.acquire Main.foo:n1 | Main.foo:n3 | Main.acquire@e1 Main.foo:n1#1;\n\
-                 Main.foo:n1#1 -> Main.foo Main.foo:n2#1;\n\
-                 Main.foo:n3 -> ε;\n\
-                 Main.acquire:n2 -> $1.lock() Main.acquire:n3;\n";
-        let p = pcfas_from_grammar(g);
-        let foo = &p["Main.foo"];
-        assert!(foo.states.contains(&StateName { loc: 1, clone: 1 }));
-        assert!(foo.exits.contains(&StateName { loc: 3, clone: 0 }));
-        assert_eq!(foo.edges.len(), 4);
-        let acq = &p["Main.acquire"];
-        assert_eq!(
-            acq.edges.iter().next().map(|e| e.label.as_str()),
-            Some("$1.lock()")
-        );
-        let pos = layout(foo);
-        assert_eq!(pos.len(), foo.states.len());
-        // n1 and n1#1 share a row.
-        assert_eq!(
-            pos[&StateName { loc: 1, clone: 0 }].1,
-            pos[&StateName { loc: 1, clone: 1 }].1
-        );
+    fn clones_share_their_locations_row() {
+        let states = [
+            state(0, 0, 0),
+            state(1, 1, 0),
+            state(5, 1, 1),
+            state(2, 2, 0),
+        ];
+        let pos = layout(states.iter());
+        assert_eq!(pos.len(), 4);
+        assert_eq!(pos[&1].1, pos[&5].1);
+        assert!(pos[&5].0 > pos[&1].0);
+        assert!(pos[&2].1 > pos[&1].1);
     }
 }

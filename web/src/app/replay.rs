@@ -8,7 +8,7 @@
 //! 4000000000` must not allocate four billion), the counts are bounded, and the result must
 //! be a `cfp check --json` object. Text in a recording is only ever shown as text.
 
-use super::messages::{RunResult, UiEvent};
+use super::messages::{event_iteration, Event, RunResult};
 use crate::share::Recording;
 use serde::Deserialize;
 use serde_json::Value;
@@ -55,7 +55,7 @@ pub enum ReplayError {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReplayRun {
     /// The events, decoded, in order.
-    pub events: Vec<UiEvent>,
+    pub events: Vec<Event>,
     /// The final result.
     pub result: RunResult,
     /// The recording as given (to put back into share links).
@@ -75,11 +75,11 @@ impl ReplayRun {
         let mut previous = 0u32;
         for (i, raw) in recording.events.iter().enumerate() {
             let index = i + 1;
-            let event = UiEvent::deserialize(raw).map_err(|e| ReplayError::BadEvent {
+            let event = Event::deserialize(raw).map_err(|e| ReplayError::BadEvent {
                 index,
                 message: e.to_string(),
             })?;
-            if let Some(it) = event.iteration() {
+            if let Some(it) = event_iteration(&event) {
                 if it < previous || it > previous.saturating_add(1) || it > MAX_ITERATIONS {
                     return Err(ReplayError::OutOfOrder {
                         index,
@@ -127,7 +127,27 @@ mod tests {
         let r = ReplayRun::new(paper()).expect("valid");
         assert_eq!(r.result.iterations, 2);
         assert!(r.events.len() >= 9);
-        assert!(matches!(r.events.last(), Some(UiEvent::Finished { .. })));
+        assert!(matches!(r.events.last(), Some(Event::Finished { .. })));
+    }
+
+    /// Links made before events carried trees and PCFAs hold recordings in the older
+    /// shape: they still validate and replay (derivations read from their text).
+    #[test]
+    fn an_older_recording_still_validates() {
+        let rec: Value = serde_json::from_str(include_str!(
+            "../../../tests/fixtures/paper-fig2.before-structured-events.record.json"
+        ))
+        .expect("json");
+        let r = ReplayRun::new(Recording {
+            events: rec["events"].as_array().cloned().unwrap_or_default(),
+            result: rec["result"].clone(),
+        })
+        .expect("valid");
+        assert_eq!(r.result.iterations, 3);
+        let Some(Event::Counterexample { derivation, .. }) = r.events.get(2) else {
+            panic!("{:?}", r.events.get(2));
+        };
+        assert!(derivation.size() > 10);
     }
 
     #[test]

@@ -4,9 +4,10 @@
 //! Views take [`Shared`] data, compared by pointer, so a new event re-renders only the
 //! views whose data it replaced; long texts render a first page and a "show all" button.
 
-use super::messages::{LocationAtoms, RunResult, TraceLine};
+use super::messages::{DerivationNode, LocationAtoms, RunResult, TraceLine};
 use super::model::{CounterexampleData, GrammarSnapshot, IterationRecord, Shared};
-use serde_json::Value;
+use cfp_core::check::Production;
+use cfp_core::report_json::StrategyJson;
 use std::collections::{BTreeMap, BTreeSet};
 use yew::prelude::*;
 
@@ -101,12 +102,12 @@ pub fn grammar_view(props: &GrammarViewProps) -> Html {
             </div>
         }
     };
-    let lines: Vec<&str> = g.text.lines().collect();
+    let lines = rule_lines(g);
     let limit = if *show_all { lines.len() } else { PAGE_LINES };
-    let body = lines.iter().take(limit).map(|l| {
+    let body = lines.iter().take(limit).map(|(line, productions)| {
         // A rule line groups alternatives: it is new when any of its productions is.
-        let is_new = rule_productions(l).iter().any(|p| added.contains(p.as_str()));
-        html! { <div class={classes!("g-line", is_new.then_some("diff-add"))}>{ (*l).to_owned() }</div> }
+        let is_new = productions.iter().any(|p| added.contains(p.as_str()));
+        html! { <div class={classes!("g-line", is_new.then_some("diff-add"))}>{ line.clone() }</div> }
     });
     let more = lines.len().saturating_sub(limit);
     let onclick = {
@@ -127,55 +128,44 @@ pub fn grammar_view(props: &GrammarViewProps) -> Html {
     }
 }
 
-/// `A -> b C | ε;` → [`A -> b C`, `A -> ε`] (the diff's rendering).
-fn rule_productions(line: &str) -> Vec<String> {
-    let line = line.trim().trim_end_matches(';');
-    match line.split_once(" -> ") {
-        Some((lhs, rhs)) => rhs
-            .split(" | ")
-            .map(|alt| format!("{lhs} -> {}", alt.trim()))
-            .collect(),
-        None => Vec::new(),
+/// The grammar's rules, one line per nonterminal (`A -> b C | ε;`), each with the texts of
+/// its productions (as the diff names them). Recordings made before events carried the
+/// productions show the rendered grammar's lines as they are.
+fn rule_lines(g: &GrammarSnapshot) -> Vec<(String, Vec<String>)> {
+    if g.rules.is_empty() {
+        return g.text.lines().map(|l| (l.to_owned(), Vec::new())).collect();
     }
-}
-
-/// A node of a derivation tree.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DerivNode {
-    /// The production applied (`A -> b C`).
-    pub text: String,
-    /// Derivations of the right-hand side's nonterminals.
-    pub children: Vec<DerivNode>,
-}
-
-/// Parses the core's derivation rendering (one production per line, two spaces per level).
-pub fn parse_derivation(text: &str) -> Vec<DerivNode> {
-    fn insert(nodes: &mut Vec<DerivNode>, depth: usize, node: DerivNode) {
-        if depth == 0 {
-            nodes.push(node);
-            return;
-        }
-        match nodes.last_mut() {
-            Some(last) => insert(&mut last.children, depth - 1, node),
-            None => nodes.push(node),
+    let mut order: Vec<&str> = Vec::new();
+    let mut by_lhs: BTreeMap<&str, Vec<&Production>> = BTreeMap::new();
+    for p in &g.rules {
+        by_lhs.entry(p.lhs.as_str()).or_insert_with(|| {
+            order.push(p.lhs.as_str());
+            Vec::new()
+        });
+        if let Some(v) = by_lhs.get_mut(p.lhs.as_str()) {
+            v.push(p);
         }
     }
-    let mut roots = Vec::new();
-    for line in text.lines() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let indent = line.len() - line.trim_start().len();
-        insert(
-            &mut roots,
-            indent / 2,
-            DerivNode {
-                text: line.trim().to_owned(),
-                children: Vec::new(),
-            },
-        );
-    }
-    roots
+    order
+        .into_iter()
+        .map(|lhs| {
+            let prods = by_lhs.remove(lhs).unwrap_or_default();
+            let alternatives: Vec<String> = prods
+                .iter()
+                .map(|p| {
+                    if p.rhs.is_empty() {
+                        "ε".to_owned()
+                    } else {
+                        p.rhs.join(" ")
+                    }
+                })
+                .collect();
+            (
+                format!("{lhs} -> {};", alternatives.join(" | ")),
+                prods.iter().map(|p| p.text()).collect(),
+            )
+        })
+        .collect()
 }
 
 /// A derivation node with shared children (cheap to pass as props).
@@ -187,11 +177,11 @@ pub struct SharedDeriv {
     pub children: Vec<Shared<SharedDeriv>>,
 }
 
-/// Converts a parsed tree to [`SharedDeriv`].
-pub fn share_derivation(node: DerivNode) -> Shared<SharedDeriv> {
+/// Converts a derivation tree to [`SharedDeriv`].
+pub fn share_derivation(node: &DerivationNode) -> Shared<SharedDeriv> {
     Shared::new(SharedDeriv {
-        text: node.text,
-        children: node.children.into_iter().map(share_derivation).collect(),
+        text: node.production.text(),
+        children: node.children.iter().map(share_derivation).collect(),
     })
 }
 
@@ -287,12 +277,7 @@ pub fn counterexample_view(props: &CounterexampleViewProps) -> Html {
         let cex = props.cex.clone();
         use_memo(cex, |c| {
             c.as_ref()
-                .map(|c| {
-                    parse_derivation(&c.derivation)
-                        .into_iter()
-                        .map(share_derivation)
-                        .collect::<Vec<_>>()
-                })
+                .map(|c| vec![share_derivation(&c.derivation)])
                 .unwrap_or_default()
         })
     };
@@ -386,14 +371,6 @@ pub struct StatsTableProps {
     pub result: Option<Shared<RunResult>>,
 }
 
-fn stat(stats: &BTreeMap<String, Value>, key: &str) -> String {
-    match stats.get(key) {
-        Some(Value::Number(n)) => n.to_string(),
-        Some(Value::String(s)) => s.clone(),
-        _ => "—".to_owned(),
-    }
-}
-
 /// Statistics in the paper's Table 2 columns, plus SMT queries.
 #[function_component(StatsTable)]
 pub fn stats_table(props: &StatsTableProps) -> Html {
@@ -401,39 +378,50 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
         return html! { <p class="muted">{ "Statistics appear when the run is done." }</p> };
     };
     let s = &r.stats;
-    let cols: [(&str, &str); 10] = [
-        ("Steps", "steps"),
-        ("Refinements", "refinements"),
-        ("Preds/block avg", "predicates_per_block_avg"),
-        ("Preds/block max", "predicates_per_block_max"),
-        ("Total preds", "total_predicates"),
-        ("Time in inclusion (ms)", "grammar_and_inclusion_ms"),
-        ("Inclusion steps", "inclusion_steps"),
-        ("SMT queries", "smt_queries"),
-        ("SMT cache hits", "smt_cache_hits"),
-        ("Total time (ms)", "time_ms"),
+    let ms = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |x| x.to_string());
+    let cols: [(&str, &str, String); 10] = [
+        ("Steps", "steps", s.steps.to_string()),
+        ("Refinements", "refinements", s.refinements.to_string()),
+        (
+            "Preds/block avg",
+            "predicates_per_block_avg",
+            s.predicates_per_block_avg.to_string(),
+        ),
+        (
+            "Preds/block max",
+            "predicates_per_block_max",
+            s.predicates_per_block_max.to_string(),
+        ),
+        (
+            "Total preds",
+            "total_predicates",
+            s.total_predicates.to_string(),
+        ),
+        (
+            "Time in inclusion (ms)",
+            "grammar_and_inclusion_ms",
+            ms(s.grammar_and_inclusion_ms),
+        ),
+        (
+            "Inclusion steps",
+            "inclusion_steps",
+            s.inclusion_steps.to_string(),
+        ),
+        ("SMT queries", "smt_queries", s.smt_queries.to_string()),
+        (
+            "SMT cache hits",
+            "smt_cache_hits",
+            s.smt_cache_hits.to_string(),
+        ),
+        ("Total time (ms)", "time_ms", ms(s.time_ms)),
     ];
     // Per refinement strategy (only those that were tried).
-    let strategies: Vec<&serde_json::Map<String, Value>> = s
-        .get("strategies")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_object)
-                .filter(|o| o.get("tried").and_then(Value::as_u64).unwrap_or(0) > 0)
-                .collect()
-        })
-        .unwrap_or_default();
-    let cell = |o: &serde_json::Map<String, Value>, k: &str| match o.get(k) {
-        Some(Value::Number(n)) => n.to_string(),
-        Some(Value::String(t)) => t.clone(),
-        _ => "—".to_owned(),
-    };
+    let strategies: Vec<&StrategyJson> = s.strategies.iter().filter(|st| st.tried > 0).collect();
     html! {
         <div class="table-wrap">
             <table class="stats" data-testid="stats">
-                <thead><tr>{ for cols.iter().map(|(h, _)| html! { <th>{ *h }</th> }) }</tr></thead>
-                <tbody><tr>{ for cols.iter().map(|(_, k)| html! { <td data-stat={*k}>{ stat(s, k) }</td> }) }</tr></tbody>
+                <thead><tr>{ for cols.iter().map(|(h, _, _)| html! { <th>{ *h }</th> }) }</tr></thead>
+                <tbody><tr>{ for cols.iter().map(|(_, k, v)| html! { <td data-stat={*k}>{ v.clone() }</td> }) }</tr></tbody>
             </table>
             if !strategies.is_empty() {
                 <table class="stats" data-testid="strategy-stats">
@@ -443,14 +431,14 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                         <th>{ "SMT queries" }</th><th>{ "Predicates" }</th><th>{ "Time (ms)" }</th>
                     </tr></thead>
                     <tbody>
-                        { for strategies.iter().map(|o| html! {
-                            <tr data-strategy={cell(o, "strategy")}>
-                                <td>{ cell(o, "strategy") }</td>
-                                <td>{ cell(o, "tried") }</td>
-                                <td>{ cell(o, "refuted") }</td>
-                                <td>{ cell(o, "queries") }</td>
-                                <td>{ cell(o, "predicates") }</td>
-                                <td>{ cell(o, "time_ms") }</td>
+                        { for strategies.iter().map(|st| html! {
+                            <tr data-strategy={st.strategy.clone()}>
+                                <td>{ st.strategy.clone() }</td>
+                                <td>{ st.tried }</td>
+                                <td>{ st.refuted }</td>
+                                <td>{ st.queries }</td>
+                                <td>{ st.predicates }</td>
+                                <td>{ ms(st.time_ms) }</td>
                             </tr>
                         }) }
                     </tbody>
@@ -464,24 +452,44 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
 mod tests {
     use super::*;
 
-    #[test]
-    fn derivation_nests_by_indentation() {
-        let t = "<root> -> <root>:n0\n  <root>:n0 -> A B\n    A -> a\n    B -> ε\n";
-        let r = parse_derivation(t);
-        assert_eq!(r.len(), 1);
-        assert_eq!(r[0].children.len(), 1);
-        assert_eq!(r[0].children[0].children.len(), 2);
-        assert_eq!(r[0].children[0].children[1].text, "B -> ε");
+    fn snapshot(rules: &[(&str, &[&str])], added: &[&str]) -> GrammarSnapshot {
+        GrammarSnapshot {
+            text: String::new(),
+            nonterminals: 0,
+            productions: rules.len(),
+            diff: cfp_core::check::GrammarDiff {
+                added_productions: added.iter().map(|s| s.to_string()).collect(),
+                ..Default::default()
+            },
+            rules: rules
+                .iter()
+                .map(|(lhs, rhs)| Production {
+                    lhs: lhs.to_string(),
+                    rhs: rhs.iter().map(|s| s.to_string()).collect(),
+                })
+                .collect(),
+            pcfas: Vec::new(),
+        }
     }
 
     #[test]
-    fn rule_lines_split_into_diff_productions() {
-        assert_eq!(
-            rule_productions("Main.foo:n2#2 -> Main.release@n0 Main.foo:n3 | ε;"),
-            vec![
-                "Main.foo:n2#2 -> Main.release@n0 Main.foo:n3",
-                "Main.foo:n2#2 -> ε"
-            ]
+    fn rules_group_by_nonterminal_in_grammar_order() {
+        let g = snapshot(
+            &[("B", &["b"]), ("A", &["B", "c"]), ("B", &[])],
+            &["B -> ε"],
         );
+        let lines = rule_lines(&g);
+        assert_eq!(lines[0].0, "B -> b | ε;");
+        assert_eq!(lines[0].1, vec!["B -> b", "B -> ε"]);
+        assert_eq!(lines[1].0, "A -> B c;");
+    }
+
+    #[test]
+    fn derivation_trees_share_their_nodes() {
+        let t = DerivationNode::from_text("<root> -> A B\n  A -> a\n  B -> ε\n");
+        let s = share_derivation(&t);
+        assert_eq!(s.text, "<root> -> A B");
+        assert_eq!(s.children.len(), 2);
+        assert_eq!(s.children[1].text, "B -> ε");
     }
 }

@@ -39,14 +39,14 @@
 //! `timings` (absent with `--no-timing`) holds the wall-clock time of the run and of each
 //! step (parallel to `events`).
 
-use crate::commands::cfa::load;
 use crate::error::{CliError, Exit};
 use crate::input::SourceFile;
 use crate::output::print_stdout;
-use cfp_core::check::{CheckOptions, CheckStats, Checker, Event, TraceLine, Verdict};
+use cfp_core::check::{CheckOptions, CheckStats, Event, StopCause, StopHook, TraceLine, Verdict};
 use cfp_core::refinement::Strategy;
 use cfp_core::report_json::{ResultJson, StatsJson, TimingsMs};
 use cfp_core::LowerOptions;
+use cfp_core::{InputDiagnostic, InputFile, Prepared};
 use cfp_share::record::{RecordFile, RecordOptions, RecordedFile, RECORD_VERSION};
 use cfp_smt::NativeZ3;
 use cfp_smt::{Solver, SolverError};
@@ -129,23 +129,26 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         // No single SMT script may outlive the whole budget.
         opts.smt_timeout_ms = Some(u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
     }
-    let (program, spec) = load(&args.program, &args.spec)?;
+    let program = SourceFile::read(&args.program)?;
+    let spec = SourceFile::read(&args.spec)?;
     let lower = LowerOptions {
         entry: args.entry.clone(),
     };
-    let lowered = match cfp_core::front_end(&program.parsed.tree, &spec.parsed.tree, &lower) {
-        Ok((p, warnings)) => {
-            program.file.report(&warnings);
+    let prepared = match cfp_core::prepare(&program.text, &spec.text, &lower) {
+        Ok(p) => {
+            report(&program, &spec, p.warnings());
             p
         }
-        Err(cfp_core::FrontEndError::Invalid(diags)) => {
-            program.file.require_no_errors(&diags)?;
-            return Err(CliError::Invalid {
-                files: vec![program.file.name.clone()],
-            });
+        Err(diags) => {
+            report(&program, &spec, &diags.items);
+            let files = [(&program, InputFile::Program), (&spec, InputFile::Spec)]
+                .into_iter()
+                .filter(|(_, which)| diags.errors().any(|d| d.file == *which))
+                .map(|(f, _)| f.name.clone())
+                .collect();
+            return Err(CliError::Invalid { files });
         }
     };
-    let spec_grammar = cfp_grammar::Grammar::from_spec(&spec.parsed.tree);
     let mut z3 = crate::z3::start_z3(args.z3.as_deref())?;
     // Large batches of independent queries go to up to 4 z3 processes at once.
     z3.set_parallelism(std::thread::available_parallelism().map_or(1, |n| n.get().min(4)));
@@ -159,19 +162,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         entry: args.entry.clone(),
         timeout_secs: args.timeout,
     };
-    let outcome = drive(
-        lowered,
-        &program.file.text,
-        spec_grammar,
-        opts,
-        TimedSolver::new(z3),
-        timeout,
-    );
-    // The host's deadline, when it is what ended an unknown run.
-    let timed_out = match (timeout, &outcome.verdict) {
-        (Some(t), Verdict::Unknown { .. }) if outcome.total >= t => Some(t.as_secs_f64()),
-        _ => None,
-    };
+    let outcome = drive(prepared, opts, TimedSolver::new(z3), timeout);
 
     let timings = (!args.no_timing).then(|| TimingsMs {
         total: ms(outcome.total),
@@ -179,13 +170,13 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         smt: ms(outcome.smt),
     });
     let stats = StatsJson::new(&outcome.stats, timings);
-    let result = ResultJson::new(&outcome.verdict, timed_out, stats);
+    let result = ResultJson::new(&outcome.verdict, stats);
 
     if let Some(path) = &args.record {
         let record = RecordFile {
             version: RECORD_VERSION,
-            program: recorded(&program.file),
-            spec: recorded(&spec.file),
+            program: recorded(&program),
+            spec: recorded(&spec),
             options,
             events: outcome.events.iter().collect(),
             result: &result,
@@ -203,7 +194,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         render_text(
             &outcome.verdict,
             result.reason.as_deref(),
-            &program.file,
+            &program,
             args.stats.then_some(&result.stats),
         )
     };
@@ -237,7 +228,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// The record document as `cfp check` writes it: typed events, result and timings.
-type Record<'a> = RecordFile<&'a Event, &'a ResultJson<'a>, TimingsJson>;
+type Record<'a> = RecordFile<&'a Event, &'a ResultJson, TimingsJson>;
 
 fn write_record(path: &Path, record: &Record<'_>) -> Result<(), CliError> {
     let mut text = serde_json::to_string_pretty(record)?;
@@ -360,11 +351,20 @@ struct Outcome {
     smt: Duration,
 }
 
-/// Run the CEGAR loop step by step, timing each step and stopping at the deadline.
+/// Print the diagnostics of both inputs, each against its own file.
+fn report(program: &SourceFile, spec: &SourceFile, items: &[InputDiagnostic]) {
+    for d in items {
+        let file = match d.file {
+            InputFile::Program => program,
+            InputFile::Spec => spec,
+        };
+        file.report(std::slice::from_ref(&d.diagnostic));
+    }
+}
+
+/// Run the CEGAR loop event by event, timing each step and stopping at the deadline.
 fn drive(
-    program: cfp_core::Program,
-    source: &str,
-    spec: cfp_grammar::Grammar,
+    prepared: Prepared,
     opts: CheckOptions,
     mut solver: TimedSolver,
     timeout: Option<Duration>,
@@ -373,42 +373,34 @@ fn drive(
     let deadline = timeout.map(|t| started + t);
     solver.deadline = deadline;
     let smt_clock = Rc::clone(&solver.time);
-    let mut checker = Checker::new(program, spec, opts, solver).with_source(source);
-    if let Some(d) = deadline {
-        checker.set_stop_hook(Box::new(move || Instant::now() >= d));
-    }
+    let stop = match (deadline, timeout) {
+        (Some(d), Some(t)) => {
+            let limit_ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1);
+            let hook: StopHook =
+                Box::new(move || (Instant::now() >= d).then_some(StopCause::Timeout { limit_ms }));
+            Some(hook)
+        }
+        _ => None,
+    };
+    let mut run = prepared.run(solver, opts, stop);
     let mut events = Vec::new();
     let mut step_times = Vec::new();
-    let mut verdict = None;
     loop {
         let t = Instant::now();
-        let Some(event) = cfp_smt::block_on(checker.step()) else {
+        let Some(event) = cfp_smt::block_on(run.next_event()) else {
             break;
         };
-        let took = t.elapsed();
         // The driver runs a whole iteration per step (its events are queued), so the time
         // of the inclusion check alone is not observable: what is reported is the time
         // outside the SMT solver (ConstructCFG + inclusion + bookkeeping).
-        if let Event::Finished { verdict: v } = &event {
-            verdict = Some(v.clone());
-        }
         events.push(event);
-        step_times.push(took);
-        if verdict.is_some() {
-            break;
-        }
+        step_times.push(t.elapsed());
     }
     let total = started.elapsed();
-    let stats = checker.stats();
+    let stats = run.stats();
     let smt = smt_clock.get();
     let outside_smt = total.saturating_sub(smt);
-    let verdict = verdict.unwrap_or_else(|| Verdict::Unknown {
-        iterations: stats.iterations,
-        reason: cfp_core::check::UnknownReason::Internal {
-            detail: "the checker stopped without a verdict".into(),
-        },
-        report: Default::default(),
-    });
+    let verdict = cfp_smt::block_on(run.finish(&mut |_| {}));
     Outcome {
         verdict,
         events,

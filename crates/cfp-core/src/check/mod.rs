@@ -5,6 +5,7 @@
 //! the end. No clocks: time limits come from the host through [`Checker::request_stop`]
 //! or [`Checker::set_stop_hook`].
 
+mod graphs;
 mod types;
 
 pub use types::*;
@@ -22,8 +23,9 @@ use cfp_smt::{CheckSat, Session, SessionOptions, Solver};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::ControlFlow;
 
-/// A stop hook, polled between iterations and during inclusion checks; `true` stops.
-pub type StopHook = Box<dyn FnMut() -> bool>;
+/// A stop hook, polled between iterations and during inclusion checks: `Some(cause)`
+/// stops the run, and the cause becomes the reason of its `unknown` verdict.
+pub type StopHook = Box<dyn FnMut() -> Option<StopCause>>;
 
 /// The CEGAR driver.
 pub struct Checker<S: Solver> {
@@ -34,7 +36,7 @@ pub struct Checker<S: Solver> {
     source: Option<String>,
     pcfas: Pcfas,
     iteration: u32,
-    stop: bool,
+    stop: Option<StopCause>,
     stop_hook: Option<StopHook>,
     finished: Option<Verdict>,
     pending: VecDeque<Event>,
@@ -44,6 +46,8 @@ pub struct Checker<S: Solver> {
     /// Paths whose refinement did not remove them, with what each strategy did.
     stalled: BTreeMap<(Vec<String>, Vec<ReplayEdge>), String>,
     ruled_out: Vec<RuledOut>,
+    /// The previous iteration's PCFA views (what the next `grammar-built` compares with).
+    pcfa_views: graphs::PcfaViews,
 }
 
 impl<S: Solver> Checker<S> {
@@ -69,7 +73,7 @@ impl<S: Solver> Checker<S> {
             source: None,
             pcfas,
             iteration: 0,
-            stop: false,
+            stop: None,
             stop_hook: None,
             finished: None,
             pending: VecDeque::new(),
@@ -81,6 +85,7 @@ impl<S: Solver> Checker<S> {
             seen: BTreeSet::new(),
             stalled: BTreeMap::new(),
             ruled_out: Vec::new(),
+            pcfa_views: graphs::PcfaViews::default(),
         }
     }
 
@@ -90,12 +95,12 @@ impl<S: Solver> Checker<S> {
         self
     }
 
-    /// Ask the run to end (with `Unknown(Stopped)`) at the next phase boundary.
+    /// Ask the run to end (`unknown`, cancelled) at the next phase boundary.
     pub fn request_stop(&mut self) {
-        self.stop = true;
+        self.stop.get_or_insert(StopCause::Cancelled);
     }
 
-    /// Install a hook polled between iterations and during inclusion; `true` stops the run.
+    /// Install a hook polled between iterations and during inclusion; a cause stops the run.
     pub fn set_stop_hook(&mut self, hook: StopHook) {
         self.stop_hook = Some(hook);
     }
@@ -142,13 +147,10 @@ impl<S: Solver> Checker<S> {
         s
     }
 
-    fn stopped(&mut self) -> bool {
-        if !self.stop {
-            if let Some(h) = self.stop_hook.as_mut() {
-                if h() {
-                    self.stop = true;
-                }
-            }
+    /// Why the run must stop, if it must (asks the hook until it says so once).
+    fn stop_cause(&mut self) -> Option<StopCause> {
+        if self.stop.is_none() {
+            self.stop = self.stop_hook.as_mut().and_then(|h| h());
         }
         self.stop
     }
@@ -191,7 +193,9 @@ impl<S: Solver> Checker<S> {
         }
         self.finished.clone().unwrap_or(Verdict::Unknown {
             iterations: self.iteration,
-            reason: UnknownReason::Stopped,
+            reason: UnknownReason::Stopped {
+                cause: self.stop.unwrap_or(StopCause::Cancelled),
+            },
             report: ExecutionReport::default(),
         })
     }
@@ -293,12 +297,20 @@ impl<S: Solver> Checker<S> {
             },
         };
         self.prev_grammar = Some((nts, prods));
+        let macros = self.session.macros();
+        let pcfas =
+            self.pcfa_views
+                .next(&self.program, &self.pcfas, self.source.as_deref(), &|t| {
+                    macros.expand(t).to_string()
+                });
         Event::GrammarBuilt {
             iteration: self.iteration,
             grammar: g.to_string(),
             nonterminals: g.nonterminals.len(),
             productions: g.productions.len(),
             diff,
+            rules: g.productions.iter().map(|p| Production::of(g, p)).collect(),
+            pcfas,
         }
     }
 
@@ -410,16 +422,25 @@ impl<S: Solver> Checker<S> {
         if let Err(stop) = self.iteration().await {
             match stop {
                 Stop::Verdict(v) => self.finish(*v),
-                Stop::Unknown { reason, frontier } => self.unknown(reason, frontier),
+                Stop::Unknown {
+                    mut reason,
+                    frontier,
+                } => {
+                    // A cancelled solver call or inclusion check: the hook says why.
+                    if let UnknownReason::Stopped { cause } = &mut reason {
+                        *cause = self.stop_cause().unwrap_or(*cause);
+                    }
+                    self.unknown(reason, frontier)
+                }
             }
         }
     }
 
     /// The body of [`Checker::iterate`]: `Ok` after a refinement, `Err` when the run ends.
     async fn iteration(&mut self) -> Result<(), Stop> {
-        if self.stopped() {
+        if let Some(cause) = self.stop_cause() {
             return Err(Stop::unknown(
-                UnknownReason::Stopped,
+                UnknownReason::Stopped { cause },
                 format!("stopped before iteration {}", self.iteration + 1),
             ));
         }
@@ -443,7 +464,7 @@ impl<S: Solver> Checker<S> {
         // Inclusion.
         let cex = self.inclusion(&pg)?;
         let word = cex.word_names.clone();
-        let derivation = cfp_grammar::derivation_text(&pg.grammar, &cex.derivation);
+        let derivation = DerivationNode::of(&pg.grammar, &cex.derivation);
         let nt =
             derivation_to_path(&self.program, &self.pcfas, &pg, &cex.derivation).map_err(|e| {
                 Stop::unknown(
@@ -608,14 +629,17 @@ impl<S: Solver> Checker<S> {
             edges_removed: out
                 .edges_removed
                 .iter()
-                .map(|(m, f, t)| EdgeRefOut {
+                .map(|(m, e)| EdgeRefOut {
                     method: self.method_name(*m),
-                    from: f.index(),
-                    to: t.index(),
+                    edge: e.id.index(),
+                    from: e.from.index(),
+                    to: e.to.index(),
                 })
                 .collect(),
             predicates_added: out.predicates_added,
         });
+        self.pcfa_views
+            .refined(&out.clones_added, &out.edges_removed);
         Ok(())
     }
 
@@ -629,8 +653,10 @@ impl<S: Solver> Checker<S> {
             let hook = &mut self.stop_hook;
             cfp_grammar::check_inclusion(&pg.grammar, &self.spec, &self.opts.inclusion, &mut |p| {
                 steps = p.steps;
-                if *stop || hook.as_mut().is_some_and(|h| h()) {
-                    *stop = true;
+                if stop.is_none() {
+                    *stop = hook.as_mut().and_then(|h| h());
+                }
+                if stop.is_some() {
                     ControlFlow::Break(())
                 } else {
                     ControlFlow::Continue(())
@@ -674,7 +700,9 @@ impl<S: Solver> Checker<S> {
                     word: None,
                 });
                 let reason = match r {
-                    cfp_grammar::UnknownReason::Stopped { .. } => UnknownReason::Stopped,
+                    cfp_grammar::UnknownReason::Stopped { .. } => UnknownReason::Stopped {
+                        cause: self.stop.unwrap_or(StopCause::Cancelled),
+                    },
                     cfp_grammar::UnknownReason::StepBudget { steps } => {
                         UnknownReason::InclusionBudget { steps }
                     }
@@ -740,7 +768,10 @@ impl Stop {
     /// A solver failure: a cancelled call is the host stopping the run.
     fn solver(e: cfp_smt::SolverError, frontier: &str) -> Stop {
         let reason = match e {
-            cfp_smt::SolverError::Cancelled => UnknownReason::Stopped,
+            // The cause is filled in from the stop hook when the run ends.
+            cfp_smt::SolverError::Cancelled => UnknownReason::Stopped {
+                cause: StopCause::Cancelled,
+            },
             other => UnknownReason::Solver {
                 detail: other.to_string(),
             },

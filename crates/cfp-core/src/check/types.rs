@@ -1,10 +1,14 @@
 //! Public types of the CEGAR driver (DESIGN.md §3 "Verdicts", "Events"): options,
 //! events (one per phase of Fig. 11), verdicts with their evidence, statistics.
 //!
-//! Everything here is `Serialize`; enums are internally tagged (`"kind"`) with kebab-case
-//! names so the JSON is stable for the CLI (`--json`, `--record`) and the web replay.
+//! Everything here is `Serialize + Deserialize`: these types are the protocol between the
+//! core and its hosts — the CLI's `--record`, the page's worker messages and share-link
+//! recordings all carry exactly them. Enums are internally tagged (`"kind"`) with
+//! kebab-case names. Fields added since the first recordings are `#[serde(default)]`, and
+//! a derivation recorded as text still reads ([`DerivationNode`]), so old recordings open.
 
-use serde::Serialize;
+pub use super::graphs::{DerivationNode, PcfaEdgeView, PcfaStateView, PcfaView, Production};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Limits of one `check` run. Time limits are the host's business (see
@@ -33,20 +37,23 @@ impl Default for CheckOptions {
 }
 
 /// One line of a (nested) counterexample trace, as shown to users.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceLine {
     /// 1-based source line (0 when the step has no source position).
+    #[serde(default)]
     pub line: u32,
     /// What the step does (`l.lock()`, `assume x > 0`, `call acquire`, `return`, ...).
     pub text: String,
     /// Call depth (0 = the entry method).
+    #[serde(default)]
     pub depth: usize,
     /// The method the step belongs to.
+    #[serde(default)]
     pub method: String,
 }
 
 /// What changed between the previous program grammar and this one (by rendered text).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GrammarDiff {
     /// Nonterminals new in this iteration.
     pub added_nonterminals: Vec<String>,
@@ -57,7 +64,7 @@ pub struct GrammarDiff {
 }
 
 /// The answer of one inclusion check, as a string tag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum InclusionOutcome {
     /// L(G_P) ⊆ L(G_S).
@@ -69,7 +76,7 @@ pub enum InclusionOutcome {
 }
 
 /// Feasibility of a counterexample path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FeasibilityOutcome {
     /// A real execution (bug).
@@ -81,7 +88,7 @@ pub enum FeasibilityOutcome {
 }
 
 /// Interpolant atoms at one location (a trace position's PCFA state's CFA location).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LocationAtoms {
     /// The method.
     pub method: String,
@@ -92,7 +99,7 @@ pub struct LocationAtoms {
 }
 
 /// A PCFA state created by CloneStates.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateRefOut {
     /// The method.
     pub method: String,
@@ -101,10 +108,13 @@ pub struct StateRefOut {
 }
 
 /// A PCFA edge removed by UpdateTransitions.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EdgeRefOut {
     /// The method.
     pub method: String,
+    /// The edge's id (absent in recordings made before edges were named).
+    #[serde(default)]
+    pub edge: usize,
     /// Source state index.
     pub from: usize,
     /// Target state index.
@@ -112,7 +122,7 @@ pub struct EdgeRefOut {
 }
 
 /// One step of the CEGAR loop (paper Fig. 11), with what a UI needs to draw it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Event {
     /// ConstructCFG produced the program grammar G_P.
@@ -122,11 +132,21 @@ pub enum Event {
         /// The grammar, rendered.
         grammar: String,
         /// Number of nonterminals.
+        #[serde(default)]
         nonterminals: usize,
         /// Number of productions.
+        #[serde(default)]
         productions: usize,
         /// Change since the previous iteration.
+        #[serde(default)]
         diff: GrammarDiff,
+        /// The productions, in the grammar's order.
+        #[serde(default)]
+        rules: Vec<Production>,
+        /// Every method's PCFA as ConstructCFG read it, with the states cloned and the
+        /// edges removed by the refinement before this iteration.
+        #[serde(default)]
+        pcfas: Vec<PcfaView>,
     },
     /// The inclusion check L(G_P) ⊆ L(G_S) answered.
     Inclusion {
@@ -135,6 +155,7 @@ pub enum Event {
         /// `included` / `not-included` / `unknown`.
         result: InclusionOutcome,
         /// The counterexample word, when not included.
+        #[serde(default)]
         word: Option<Vec<String>>,
     },
     /// The counterexample as a derivation and a nested path.
@@ -142,10 +163,13 @@ pub enum Event {
         /// Iteration.
         iteration: u32,
         /// The word.
+        #[serde(default)]
         word: Vec<String>,
-        /// The derivation over G_P, rendered.
-        derivation: String,
+        /// The derivation over G_P.
+        #[serde(default)]
+        derivation: DerivationNode,
         /// The nested path.
+        #[serde(default)]
         trace: Vec<TraceLine>,
     },
     /// The path's feasibility.
@@ -155,6 +179,7 @@ pub enum Event {
         /// Feasible / infeasible / unknown.
         feasible: FeasibilityOutcome,
         /// Concrete values when feasible (`name -> value`).
+        #[serde(default)]
         values: BTreeMap<String, String>,
     },
     /// The predicates that refine a spurious path away, per location.
@@ -162,10 +187,13 @@ pub enum Event {
         /// Iteration.
         iteration: u32,
         /// Atoms grouped by (method, location).
+        #[serde(default)]
         per_location: Vec<LocationAtoms>,
         /// The strategy that produced them (`wp`, `horn`, `sp`, `path-facts`, `union`).
+        #[serde(default)]
         strategy: Option<String>,
         /// Every strategy tried on the path, and what it did.
+        #[serde(default)]
         attempts: Vec<crate::refinement::Attempt>,
     },
     /// The PCFAs were refined.
@@ -173,10 +201,13 @@ pub enum Event {
         /// Iteration.
         iteration: u32,
         /// States created.
+        #[serde(default)]
         clones_added: Vec<StateRefOut>,
         /// Edges removed.
+        #[serde(default)]
         edges_removed: Vec<EdgeRefOut>,
         /// New predicates added (over all locations).
+        #[serde(default)]
         predicates_added: usize,
     },
     /// The run ended.
@@ -187,7 +218,7 @@ pub enum Event {
 }
 
 /// Predicates of one CFA location in the final abstraction.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LocationPredicates {
     /// The method.
     pub method: String,
@@ -199,16 +230,18 @@ pub struct LocationPredicates {
 
 /// Evidence of a `verified` verdict: the final grammar (included in the spec) and the
 /// abstraction's predicates.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VerifiedCertificate {
     /// The final program grammar, rendered.
+    #[serde(default)]
     pub grammar: String,
     /// Predicates per location.
+    #[serde(default)]
     pub predicates: Vec<LocationPredicates>,
 }
 
 /// One executed CFA edge of a violation, for replay with [`crate::interp::PathOracle`].
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ReplayEdge {
     /// Method index ([`crate::ir::MethodId`]'s index).
     pub method: usize,
@@ -217,12 +250,12 @@ pub struct ReplayEdge {
 }
 
 /// A real counterexample.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Violation {
     /// The word outside the spec.
     pub word: Vec<String>,
-    /// Its derivation over G_P, rendered.
-    pub derivation: String,
+    /// Its derivation over G_P.
+    pub derivation: DerivationNode,
     /// The nested path.
     pub trace: Vec<TraceLine>,
     /// Concrete values from the model (`$1 -> 3`, `step 4: x -> 1`, ...).
@@ -235,7 +268,7 @@ pub struct Violation {
 }
 
 /// An entry of an execution report: a spurious counterexample ruled out by refinement.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuledOut {
     /// The iteration that found it.
     pub iteration: u32,
@@ -246,7 +279,8 @@ pub struct RuledOut {
 }
 
 /// What an `unknown` run established (seeds/execution-reports.txt).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ExecutionReport {
     /// The spurious counterexamples eliminated so far.
     pub ruled_out: Vec<RuledOut>,
@@ -255,7 +289,7 @@ pub struct ExecutionReport {
 }
 
 /// Why a run ended with `unknown`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum UnknownReason {
     /// The iteration budget ran out.
@@ -263,8 +297,13 @@ pub enum UnknownReason {
         /// The budget.
         limit: u32,
     },
-    /// The host asked to stop.
-    Stopped,
+    /// The host stopped the run (its stop hook, a cancelled solver call).
+    Stopped {
+        /// Why: the host's time limit, or a cancellation (recordings made before causes
+        /// were typed read as `cancelled`).
+        #[serde(default)]
+        cause: StopCause,
+    },
     /// Refinement did not eliminate a spurious counterexample (same word and path twice).
     RepeatedCounterexample {
         /// The word.
@@ -315,7 +354,7 @@ impl std::fmt::Display for UnknownReason {
             UnknownReason::MaxIterations { limit } => {
                 write!(f, "the iteration budget of {limit} ran out")
             }
-            UnknownReason::Stopped => write!(f, "stopped (time limit or cancellation)"),
+            UnknownReason::Stopped { cause } => write!(f, "{cause}"),
             UnknownReason::RepeatedCounterexample { word } => write!(
                 f,
                 "refinement did not eliminate the spurious counterexample [{}]",
@@ -345,15 +384,40 @@ impl std::fmt::Display for UnknownReason {
     }
 }
 
+/// Why a host stopped a run: what its stop hook returns, and what an `unknown` verdict
+/// then says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum StopCause {
+    /// The host's wall-clock limit passed.
+    Timeout {
+        /// The limit, in milliseconds.
+        limit_ms: u64,
+    },
+    /// The user (or the host) cancelled the run.
+    #[default]
+    Cancelled,
+}
+
+impl std::fmt::Display for StopCause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopCause::Timeout { limit_ms } => {
+                write!(f, "timeout of {} s reached", *limit_ms as f64 / 1000.0)
+            }
+            StopCause::Cancelled => write!(f, "cancelled"),
+        }
+    }
+}
+
 /// The machine-readable class of an `unknown` (`reason_kind` in `cfp check --json`), beside
 /// the human `reason`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReasonKind {
     /// An iteration or step budget ran out.
     Budget,
-    /// The host's time limit passed (set by the host; the core cannot tell a timeout from
-    /// a cancellation).
+    /// The host's time limit passed.
     Timeout,
     /// The host asked the run to stop.
     Cancelled,
@@ -367,14 +431,18 @@ pub enum ReasonKind {
 }
 
 impl UnknownReason {
-    /// The class of this reason. [`UnknownReason::Stopped`] is [`ReasonKind::Cancelled`];
-    /// a host whose own deadline stopped the run reports [`ReasonKind::Timeout`] instead.
+    /// The class of this reason.
     pub fn kind(&self) -> ReasonKind {
         match self {
             UnknownReason::MaxIterations { .. } | UnknownReason::InclusionBudget { .. } => {
                 ReasonKind::Budget
             }
-            UnknownReason::Stopped => ReasonKind::Cancelled,
+            UnknownReason::Stopped {
+                cause: StopCause::Timeout { .. },
+            } => ReasonKind::Timeout,
+            UnknownReason::Stopped {
+                cause: StopCause::Cancelled,
+            } => ReasonKind::Cancelled,
             UnknownReason::Solver { .. } | UnknownReason::FeasibilityUnknown { .. } => {
                 ReasonKind::Solver
             }
@@ -388,7 +456,7 @@ impl UnknownReason {
 }
 
 /// The result of a run. Serialises with `"verdict": "verified" | "violation" | "unknown"`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
     /// L(G_P) ⊆ L(G_S) for the final abstraction.
@@ -446,7 +514,7 @@ impl Verdict {
 }
 
 /// Counters of a run (paper Table 2 columns; times are measured by the host).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CheckStats {
     /// CEGAR iterations started.
     pub iterations: u32,

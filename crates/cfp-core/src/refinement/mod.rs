@@ -52,14 +52,7 @@ async fn remove_dead_edges<S: Solver>(
     enc: &Encoder<'_>,
     pcfas: &mut Pcfas,
     nt: &NestedTrace,
-) -> Result<
-    Vec<(
-        crate::ir::MethodId,
-        crate::pcfa::StateId,
-        crate::pcfa::StateId,
-    )>,
-    SolverError,
-> {
+) -> Result<Vec<(crate::ir::MethodId, crate::pcfa::PcfaEdge)>, SolverError> {
     use crate::nested_path::StepKind;
     let mut edges = std::collections::BTreeSet::new();
     for st in &nt.steps {
@@ -90,7 +83,7 @@ async fn remove_dead_edges<S: Solver>(
             let dead: Vec<crate::pcfa::PcfaEdge> = p.edges_of(e).copied().collect();
             for d in dead {
                 p.remove_edge(d.id);
-                removed.push((m, d.from, d.to));
+                removed.push((m, d));
             }
         }
     }
@@ -460,6 +453,10 @@ pub async fn refine_path<S: Solver>(
             result.outcome = outcome;
             result.path_stays = true;
         }
+    }
+    // The dead edges went first, whatever refined the rest: the outcome names them too.
+    if result.kept.is_some() {
+        result.outcome.edges_removed.splice(0..0, dead);
     }
     Ok(result)
 }

@@ -25,7 +25,7 @@ fn check(gt: &str, st: &str) -> InclusionResult {
     let (gg, ss) = (g(gt), g(st));
     let full = check_inclusion(&gg, &ss, &opts(), &mut |_| ControlFlow::Continue(()));
     let mut cb = |_: &Progress| ControlFlow::Continue(());
-    let mut b = Budget::new(&opts(), &mut cb);
+    let mut b = Budget::new(opts().max_steps, opts().progress_every, &mut cb);
     let l3 = run(&gg, &ss, &opts(), &mut b, false).unwrap_or_else(InclusionResult::Unknown);
     validate(&gg, &ss, &full);
     validate(&gg, &ss, &l3);

@@ -1,0 +1,543 @@
+//! Calls: argument evaluation in Java's order, `new`, in-file calls with dynamic
+//! dispatch, external calls, and API calls (with model bodies).
+
+use super::*;
+
+impl<'c, 'a> MethodLowerer<'c, 'a> {
+    /// Evaluate arguments left to right; an argument followed by one with side effects is
+    /// saved first.
+    pub(super) fn eval_args(&mut self, args: &'a [ast::Expr]) -> (Vec<Expr>, Vec<Type>) {
+        let mut vals = Vec::new();
+        let mut tys = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let (v, t) = self.expr(a, None);
+            let later_effects = args[i + 1..].iter().any(has_effects);
+            let v = if later_effects {
+                self.snapshot(v, &t, a.span)
+            } else {
+                v
+            };
+            vals.push(v);
+            tys.push(t);
+        }
+        (vals, tys)
+    }
+
+    pub(super) fn coerce_args(
+        &mut self,
+        callee: MethodId,
+        vals: Vec<Expr>,
+        span: Span,
+    ) -> Vec<Expr> {
+        let params: Vec<Type> = self.cx.table.methods[callee.index()]
+            .params
+            .iter()
+            .map(|p| p.1.clone())
+            .collect();
+        vals.into_iter()
+            .enumerate()
+            .map(|(i, v)| match params.get(i) {
+                Some(p) => self.coerce(v, p.sort(), p, span),
+                None => v,
+            })
+            .collect()
+    }
+
+    pub(super) fn new_object(
+        &mut self,
+        class: &'a ast::TypeRef,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> (Expr, Type) {
+        let ty = self.cx.table.resolve(class);
+        let (vals, tys) = self.eval_args(args);
+        match ty {
+            Type::Class(c) => {
+                let t = self.temp(ty.clone());
+                self.fresh_objects.push(t);
+                let ctor = self.cx.table.lookup_ctor(c, &tys);
+                let info = &self.cx.table.classes[c.index()];
+                if info.decl.is_interface || info.decl.modifiers.is_abstract {
+                    self.error(
+                        "abstract-instantiation",
+                        class.span,
+                        format!("cannot instantiate abstract `{}`", info.decl.name.name),
+                    );
+                }
+                self.emit(
+                    Stmt::Alloc {
+                        var: t,
+                        kind: AllocKind::Class(c),
+                    },
+                    span,
+                );
+                match ctor {
+                    Some(k) => {
+                        let args = self.coerce_args(k, vals, span);
+                        let mut all = vec![Expr::Var(t)];
+                        all.extend(args);
+                        self.call_edge(k, all, None, span);
+                    }
+                    None => self.error(
+                        "no-matching-constructor",
+                        span,
+                        format!(
+                            "`{}` has no constructor with {} argument(s)",
+                            self.cx.table.class_name(c),
+                            tys.len()
+                        ),
+                    ),
+                }
+                (Expr::Var(t), ty)
+            }
+            Type::External(n) => {
+                let ty = Type::External(n.clone());
+                let t = self.temp(ty.clone());
+                self.fresh_objects.push(t);
+                self.emit(
+                    Stmt::Alloc {
+                        var: t,
+                        kind: AllocKind::External(n),
+                    },
+                    span,
+                );
+                (Expr::Var(t), ty)
+            }
+            other => {
+                self.error("invalid-new", class.span, "`new` needs a class type");
+                let t = self.temp(other.clone());
+                (Expr::Var(t), other)
+            }
+        }
+    }
+
+    /// Where a call's result goes: the destination local, or a fresh temporary.
+    pub(super) fn result_var(
+        &mut self,
+        dest: Option<VarId>,
+        want_result: bool,
+        ty: &Type,
+        want: Option<Sort>,
+    ) -> Option<VarId> {
+        if let Some(d) = dest {
+            if (self.vars[d.index()].sort == Sort::Bool) == (ty.sort() == Sort::Bool)
+                || *ty == Type::Unknown
+            {
+                return Some(d);
+            }
+        }
+        if !want_result && dest.is_none() {
+            return None;
+        }
+        if *ty == Type::Void {
+            return None;
+        }
+        let t = self.temp(ty.clone());
+        if *ty == Type::Unknown {
+            if let Some(s) = want {
+                self.vars[t.index()].sort = s;
+            }
+        }
+        Some(t)
+    }
+
+    /// Finish a call whose value is in `res` (if any), moving it to `dest` if needed.
+    pub(super) fn call_value(
+        &mut self,
+        res: Option<VarId>,
+        dest: Option<VarId>,
+        ty: Type,
+        span: Span,
+    ) -> (Expr, Type) {
+        match (res, dest) {
+            (Some(r), Some(d)) if r != d => {
+                let dt = self.var_types[d.index()].clone();
+                let v = self.coerce(Expr::Var(r), dt.sort(), &dt, span);
+                self.emit(
+                    Stmt::Assign {
+                        place: Place::Var(d),
+                        expr: v,
+                    },
+                    span,
+                );
+                (Expr::Var(d), dt)
+            }
+            (Some(r), _) => (Expr::Var(r), ty),
+            (None, Some(d)) => {
+                self.emit(Stmt::Havoc(Place::Var(d)), span);
+                (Expr::Var(d), self.var_types[d.index()].clone())
+            }
+            (None, None) => (Expr::Int(0), Type::Void),
+        }
+    }
+
+    /// An external call: arguments already evaluated; the result is arbitrary.
+    pub(super) fn external_call(
+        &mut self,
+        dest: Option<VarId>,
+        want_result: bool,
+        want: Option<Sort>,
+        span: Span,
+    ) -> (Expr, Type) {
+        let ty = match want {
+            Some(Sort::Bool) => Type::Bool,
+            _ => Type::Unknown,
+        };
+        let res = self.result_var(dest, want_result, &ty, want);
+        if let Some(r) = res {
+            self.emit(Stmt::Havoc(Place::Var(r)), span);
+        }
+        self.call_value(res, dest, ty, span)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn call(
+        &mut self,
+        span: Span,
+        target: Option<&'a ast::Expr>,
+        name: &'a Ident,
+        args: &'a [ast::Expr],
+        want_result: bool,
+        want: Option<Sort>,
+        dest: Option<VarId>,
+    ) -> (Expr, Type) {
+        if target.is_none() && (name.name == "this" || name.name == "super") {
+            self.eval_args(args);
+            self.error(
+                "misplaced-constructor-call",
+                span,
+                format!(
+                    "`{}(…)` must be the first statement of a constructor",
+                    name.name
+                ),
+            );
+            return self.unknown_value(want, span);
+        }
+        // Receiver first, then arguments (Java's order).
+        let tgt = match target {
+            None => None,
+            Some(t) => {
+                let tg = self.target(t);
+                match tg {
+                    Some(Target::Value(v, ty)) if args.iter().any(has_effects) => {
+                        let v = self.snapshot(v, &ty, t.span);
+                        Some(Some(Target::Value(v, ty)))
+                    }
+                    other => Some(other),
+                }
+            }
+        };
+        let (vals, tys) = self.eval_args(args);
+        let cur_class = self.class;
+        match tgt {
+            // Unresolvable target: already diagnosed.
+            Some(None) => self.unknown_value(want, span),
+            None => {
+                // Unqualified: own class chain, then enclosing classes (static methods).
+                let mut cls = cur_class;
+                let mut first = true;
+                while let Some(c) = cls {
+                    if let Some(m) = self.cx.table.lookup_method(c, &name.name, &tys) {
+                        let sig = &self.cx.table.methods[m.index()];
+                        if sig.is_static {
+                            return self.static_call(m, vals, dest, want_result, span);
+                        }
+                        if !first || self.is_static {
+                            self.error(
+                                "instance-method-in-static-context",
+                                name.span,
+                                format!(
+                                    "instance method `{}` called from a static context",
+                                    name.name
+                                ),
+                            );
+                            return self.unknown_value(want, span);
+                        }
+                        let this = self.this.map_or(Expr::Null, Expr::Var);
+                        return self.instance_call(
+                            this,
+                            Type::Class(c),
+                            name,
+                            vals,
+                            tys,
+                            want_result,
+                            want,
+                            dest,
+                            span,
+                        );
+                    }
+                    first = false;
+                    cls = self.cx.table.classes[c.index()].outer;
+                }
+                match (cur_class, self.this) {
+                    (Some(c), Some(this))
+                        if self.cx.table.has_external_ancestor(c)
+                            || OBJECT_METHODS.contains(&name.name.as_str()) =>
+                    {
+                        self.instance_call(
+                            Expr::Var(this),
+                            Type::Class(c),
+                            name,
+                            vals,
+                            tys,
+                            want_result,
+                            want,
+                            dest,
+                            span,
+                        )
+                    }
+                    (Some(c), None) if self.cx.table.has_external_ancestor(c) => {
+                        self.external_call(dest, want_result, want, span)
+                    }
+                    _ => {
+                        self.error(
+                            "undefined-method",
+                            name.span,
+                            format!(
+                                "cannot find method `{}` with {} argument(s)",
+                                name.name,
+                                tys.len()
+                            ),
+                        );
+                        self.unknown_value(want, span)
+                    }
+                }
+            }
+            Some(Some(Target::Class(c))) => {
+                match self.cx.table.lookup_method(c, &name.name, &tys) {
+                    Some(m) if self.cx.table.methods[m.index()].is_static => {
+                        self.static_call(m, vals, dest, want_result, span)
+                    }
+                    Some(_) => {
+                        self.error(
+                            "instance-method-in-static-context",
+                            name.span,
+                            format!("instance method `{}` called on a class", name.name),
+                        );
+                        self.unknown_value(want, span)
+                    }
+                    None if self.cx.table.has_external_ancestor(c) => {
+                        self.external_call(dest, want_result, want, span)
+                    }
+                    None => {
+                        self.error(
+                            "undefined-method",
+                            name.span,
+                            format!(
+                                "class `{}` has no static method `{}` with {} argument(s)",
+                                self.cx.table.class_name(c),
+                                name.name,
+                                tys.len()
+                            ),
+                        );
+                        self.unknown_value(want, span)
+                    }
+                }
+            }
+            Some(Some(Target::External)) => self.external_call(dest, want_result, want, span),
+            Some(Some(Target::Super)) => {
+                let Some(this) = self.this_expr(span) else {
+                    return self.unknown_value(want, span);
+                };
+                let sup = cur_class.and_then(|c| self.cx.table.classes[c.index()].superclass);
+                let m = sup.and_then(|s| self.cx.table.lookup_method(s, &name.name, &tys));
+                match m {
+                    Some(m) if !self.cx.table.methods[m.index()].is_abstract => {
+                        if self.cx.table.methods[m.index()].is_static {
+                            return self.static_call(m, vals, dest, want_result, span);
+                        }
+                        let mut all = vec![this];
+                        all.extend(self.coerce_args(m, vals, span));
+                        let ret = self.cx.table.methods[m.index()].ret.clone();
+                        let res = self.result_var(dest, want_result, &ret, want);
+                        self.call_edge(m, all, res.map(Place::Var), span);
+                        self.call_value(res, dest, ret, span)
+                    }
+                    Some(_) => {
+                        self.error(
+                            "abstract-super-call",
+                            name.span,
+                            format!("`super.{}` is abstract", name.name),
+                        );
+                        self.unknown_value(want, span)
+                    }
+                    None => self.external_call(dest, want_result, want, span),
+                }
+            }
+            Some(Some(Target::Value(recv, rty))) => {
+                self.instance_call(recv, rty, name, vals, tys, want_result, want, dest, span)
+            }
+        }
+    }
+
+    pub(super) fn static_call(
+        &mut self,
+        m: MethodId,
+        vals: Vec<Expr>,
+        dest: Option<VarId>,
+        want_result: bool,
+        span: Span,
+    ) -> (Expr, Type) {
+        let args = self.coerce_args(m, vals, span);
+        let ret = self.cx.table.methods[m.index()].ret.clone();
+        let res = self.result_var(dest, want_result, &ret, None);
+        self.call_edge(m, args, res.map(Place::Var), span);
+        self.call_value(res, dest, ret, span)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn instance_call(
+        &mut self,
+        recv: Expr,
+        rty: Type,
+        name: &'a Ident,
+        vals: Vec<Expr>,
+        tys: Vec<Type>,
+        want_result: bool,
+        want: Option<Sort>,
+        dest: Option<VarId>,
+        span: Span,
+    ) -> (Expr, Type) {
+        let arity = vals.len();
+        // API detection.
+        let (terminals, untyped) = match &rty {
+            Type::Class(c) => {
+                let names = self.cx.table.supertype_names(*c);
+                (self.cx.api.matching(&names, &name.name, arity), false)
+            }
+            Type::External(n) => (
+                self.cx
+                    .api
+                    .matching(std::slice::from_ref(n), &name.name, arity),
+                false,
+            ),
+            Type::Unknown | Type::Null => (self.cx.api.matching_untyped(&name.name, arity), true),
+            Type::Array(_) => (Vec::new(), false),
+            Type::Int | Type::Bool | Type::Float | Type::Void => {
+                self.error(
+                    "not-an-object",
+                    span,
+                    format!("cannot call `{}` on a primitive value", name.name),
+                );
+                return self.unknown_value(want, span);
+            }
+        };
+        if untyped && !terminals.is_empty() {
+            self.cx.diags.push(Diagnostic::warning(
+                "untyped-api-call",
+                span,
+                format!(
+                    "the receiver's type is unknown; `{}` with {arity} argument(s) is treated as an API call",
+                    name.name
+                ),
+            ));
+        }
+        if let Type::External(n) = &rty {
+            if terminals.is_empty() && !self.cx.api.matching_untyped(&name.name, arity).is_empty() {
+                let msg = format!(
+                    "`{}` on `{n}` has the name and arity of an API method, but `{n}` is not a \
+                     wildcard type: it is not treated as an API call",
+                    name.name
+                );
+                self.cx
+                    .diags
+                    .push(Diagnostic::warning("possible-api-call", span, msg.clone()));
+                self.cx
+                    .approx
+                    .push(Diagnostic::warning("possible-api-call", span, msg));
+            }
+        }
+        self.assume_nonnull(&recv, span);
+        if !terminals.is_empty() {
+            let n = self.fresh();
+            self.b.edge(
+                self.cur,
+                n,
+                Edge::ApiCall {
+                    receiver: recv.clone(),
+                    method: name.name.clone(),
+                    args: vals.clone(),
+                    terminals,
+                    span,
+                },
+            );
+            self.calls_emitted += 1;
+            self.cur = n;
+        }
+        // In-file implementations.
+        let Type::Class(c) = rty else {
+            return self.external_call(dest, want_result, want, span);
+        };
+        let Some(decl) = self.cx.table.lookup_method(c, &name.name, &tys) else {
+            let known = self.cx.table.has_external_ancestor(c)
+                || OBJECT_METHODS.contains(&name.name.as_str())
+                || self.cur_is_api_call();
+            if !known {
+                self.error(
+                    "undefined-method",
+                    name.span,
+                    format!(
+                        "class `{}` has no method `{}` with {arity} argument(s)",
+                        self.cx.table.class_name(c),
+                        name.name
+                    ),
+                );
+            }
+            return self.external_call(dest, want_result, want, span);
+        };
+        let dsig = self.cx.table.methods[decl.index()].clone();
+        if dsig.is_static {
+            return self.static_call(decl, vals, dest, want_result, span);
+        }
+        let impls = self.cx.table.implementations(c, decl);
+        if impls.iter().all(Option::is_none) {
+            return self.external_call(dest, want_result, want, span);
+        }
+        let ret = dsig.ret.clone();
+        let res = self.result_var(dest, want_result, &ret, want);
+        let mut all = vec![recv];
+        all.extend(self.coerce_args(decl, vals, span));
+        let join = self.fresh();
+        let start = self.cur;
+        for alt in impls {
+            self.set(start);
+            match alt {
+                Some(m) => {
+                    self.b.edge(
+                        start,
+                        join,
+                        Edge::Call {
+                            callee: m,
+                            args: all.clone(),
+                            result: res.map(Place::Var),
+                            span,
+                        },
+                    );
+                    self.calls_emitted += 1;
+                }
+                None => match res {
+                    Some(r) => self.b.edge(
+                        start,
+                        join,
+                        Edge::Block(vec![Located {
+                            node: Stmt::Havoc(Place::Var(r)),
+                            span,
+                        }]),
+                    ),
+                    None => self.b.edge(start, join, Edge::Block(Vec::new())),
+                },
+            }
+        }
+        self.set(join);
+        self.call_value(res, dest, ret, span)
+    }
+
+    /// True when the edge into the current node is an API call (the method is the API's).
+    pub(super) fn cur_is_api_call(&self) -> bool {
+        self.b
+            .edges
+            .iter()
+            .flatten()
+            .any(|(_, b, e)| *b == self.cur && matches!(e, Edge::ApiCall { .. }))
+    }
+}

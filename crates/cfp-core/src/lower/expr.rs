@@ -1,0 +1,711 @@
+//! Expressions: names, `this`, operators, field and member reads, assignment targets
+//! ([`AssignTarget`]), assignments and `++`/`--`.
+
+use super::*;
+
+impl<'c, 'a> MethodLowerer<'c, 'a> {
+    // ---------------------------------------------------------------- expressions
+
+    pub(super) fn resolve_name(&self, name: &str) -> NameRes {
+        if let Some((_, v)) = self.scope.iter().rev().find(|(n, _)| n == name) {
+            return NameRes::Var(*v, self.var_types[v.index()].clone());
+        }
+        let t = &self.cx.table;
+        let mut cls = self.class;
+        let mut first = true;
+        while let Some(c) = cls {
+            if let Some(f) = t.lookup_field(c, name) {
+                if !first || self.is_static {
+                    return NameRes::InstanceInStatic;
+                }
+                return NameRes::Field(FieldRes(f, t.field_types[f.index()].clone()));
+            }
+            if let Some(g) = t.lookup_static(c, name) {
+                return NameRes::Global(g, self.cx.global_types[g.index()].clone());
+            }
+            first = false;
+            cls = t.classes[c.index()].outer;
+        }
+        match t.class_by_name(name) {
+            Some(c) => NameRes::Class(c),
+            None => NameRes::Unknown,
+        }
+    }
+
+    pub(super) fn this_expr(&mut self, span: Span) -> Option<Expr> {
+        match self.this {
+            Some(v) => Some(Expr::Var(v)),
+            None => {
+                self.error(
+                    "this-in-static-context",
+                    span,
+                    "`this` cannot be used in a static context",
+                );
+                None
+            }
+        }
+    }
+
+    /// Resolve the target of a field access or call.
+    pub(super) fn target(&mut self, e: &'a ast::Expr) -> Option<Target> {
+        match &e.kind {
+            ExprKind::Name(id) => match self.resolve_name(&id.name) {
+                NameRes::Class(c) => Some(Target::Class(c)),
+                NameRes::Unknown if is_class_like(&id.name) => Some(Target::External),
+                _ => {
+                    let (v, t) = self.expr(e, Some(Sort::Ref));
+                    Some(Target::Value(v, t))
+                }
+            },
+            ExprKind::Super => Some(Target::Super),
+            ExprKind::Field { target, name } if self.is_package_path(target) => {
+                if is_class_like(&name.name) {
+                    Some(match self.cx.table.class_by_name(&name.name) {
+                        Some(c) => Target::Class(c),
+                        None => Target::External,
+                    })
+                } else {
+                    self.expr(e, Some(Sort::Ref));
+                    None
+                }
+            }
+            _ => {
+                let (v, t) = self.expr(e, Some(Sort::Ref));
+                Some(Target::Value(v, t))
+            }
+        }
+    }
+
+    /// `java.util` in `java.util.Random`: a chain of lower-case names that are not
+    /// variables, fields or classes.
+    pub(super) fn is_package_path(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Name(id) => {
+                !is_class_like(&id.name) && matches!(self.resolve_name(&id.name), NameRes::Unknown)
+            }
+            ExprKind::Field { target, name } => {
+                !is_class_like(&name.name) && self.is_package_path(target)
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn unknown_value(&mut self, want: Option<Sort>, span: Span) -> (Expr, Type) {
+        let ty = match want {
+            Some(Sort::Bool) => Type::Bool,
+            Some(Sort::Ref) => Type::Unknown,
+            _ => Type::Unknown,
+        };
+        let t = self.temp(ty.clone());
+        if want == Some(Sort::Ref) {
+            self.vars[t.index()].sort = Sort::Ref;
+        }
+        self.emit(Stmt::Havoc(Place::Var(t)), span);
+        (Expr::Var(t), ty)
+    }
+
+    /// Lower `e` to a pure expression, emitting the statements its evaluation needs.
+    pub(super) fn expr(&mut self, e: &'a ast::Expr, want: Option<Sort>) -> (Expr, Type) {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Int { value, .. } => (Expr::Int(*value), Type::Int),
+            ExprKind::Char(c) => (Expr::Int(i64::from(*c)), Type::Int),
+            ExprKind::Bool(b) => (Expr::Bool(*b), Type::Bool),
+            ExprKind::Null => (Expr::Null, Type::Null),
+            ExprKind::Float(_) => (self.havoc_temp(Type::Float, span), Type::Float),
+            ExprKind::String(_) => {
+                let ty = Type::External("String".into());
+                (self.havoc_temp(ty.clone(), span), ty)
+            }
+            ExprKind::Nondet => {
+                let ty = if want == Some(Sort::Bool) {
+                    Type::Bool
+                } else {
+                    Type::Int
+                };
+                (self.havoc_temp(ty.clone(), span), ty)
+            }
+            ExprKind::Name(id) => match self.resolve_name(&id.name) {
+                NameRes::Var(v, t) => (Expr::Var(v), t),
+                NameRes::Field(FieldRes(f, t)) => match self.this {
+                    Some(this) => (
+                        Expr::Field {
+                            obj: Box::new(Expr::Var(this)),
+                            field: f,
+                        },
+                        t,
+                    ),
+                    None => {
+                        self.error(
+                            "instance-field-in-static-context",
+                            id.span,
+                            format!("instance field `{}` used in a static context", id.name),
+                        );
+                        self.unknown_value(want, span)
+                    }
+                },
+                NameRes::Global(g, t) => (Expr::Global(g), t),
+                NameRes::InstanceInStatic => {
+                    self.error(
+                        "instance-field-in-static-context",
+                        id.span,
+                        format!(
+                            "instance field `{}` used in a static context (or of an enclosing \
+                             instance, which is not supported)",
+                            id.name
+                        ),
+                    );
+                    self.unknown_value(want, span)
+                }
+                NameRes::Class(_) => {
+                    self.error(
+                        "expected-value",
+                        id.span,
+                        format!("`{}` is a class, not a value", id.name),
+                    );
+                    self.unknown_value(want, span)
+                }
+                NameRes::Unknown => {
+                    self.error(
+                        "undefined-variable",
+                        id.span,
+                        format!("cannot find variable `{}`", id.name),
+                    );
+                    self.unknown_value(want, span)
+                }
+            },
+            ExprKind::This => match self.this_expr(span) {
+                Some(t) => (t, self.class.map_or(Type::Unknown, Type::Class)),
+                None => self.unknown_value(want, span),
+            },
+            ExprKind::Super => {
+                self.error(
+                    "invalid-super",
+                    span,
+                    "`super` can only be used to access a field or call a method",
+                );
+                self.unknown_value(want, span)
+            }
+            ExprKind::Field { target, name } => self.field_read(target, name, want, span),
+            ExprKind::Call { target, name, args } => {
+                self.call(span, target.as_deref(), name, args, true, want, None)
+            }
+            ExprKind::New { class, args } => self.new_object(class, args, span),
+            ExprKind::NewArray {
+                elem,
+                dims,
+                rank,
+                init,
+            } => {
+                for d in dims {
+                    self.expr(d, Some(Sort::Int));
+                }
+                for i in init.iter().flatten() {
+                    self.expr(i, None);
+                }
+                let mut ty = self.cx.table.resolve(elem);
+                for _ in 0..(*rank).max(1) {
+                    ty = Type::Array(Box::new(ty));
+                }
+                let t = self.temp(ty.clone());
+                self.emit(
+                    Stmt::Alloc {
+                        var: t,
+                        kind: AllocKind::Array,
+                    },
+                    span,
+                );
+                (Expr::Var(t), ty)
+            }
+            ExprKind::ArrayLiteral(_) => {
+                let ty = Type::Array(Box::new(Type::Unknown));
+                self.init_expr(e, &ty, None)
+            }
+            ExprKind::Index { array, index } => {
+                let (a, at) = self.expr(array, Some(Sort::Ref));
+                let a = if has_effects(index) {
+                    self.snapshot(a, &at, array.span)
+                } else {
+                    a
+                };
+                self.expr(index, Some(Sort::Int));
+                self.assume_nonnull(&a, span);
+                let elem = match at {
+                    Type::Array(t) => *t,
+                    _ => Type::Unknown,
+                };
+                if elem == Type::Unknown {
+                    return self.unknown_value(want, span);
+                }
+                (self.havoc_temp(elem.clone(), span), elem)
+            }
+            ExprKind::Unary { op, operand } => match op {
+                UnaryOp::Not => {
+                    if is_simple(operand) {
+                        let (v, _) = self.expr(operand, Some(Sort::Bool));
+                        let v = self.coerce(v, Sort::Bool, &Type::Bool, span);
+                        (v.negate(), Type::Bool)
+                    } else {
+                        (self.cond_value(e), Type::Bool)
+                    }
+                }
+                _ => {
+                    let (v, t) = self.expr(operand, Some(Sort::Int));
+                    if t == Type::Float {
+                        (self.havoc_temp(Type::Float, span), Type::Float)
+                    } else if *op == UnaryOp::Plus {
+                        (v, Type::Int)
+                    } else {
+                        (
+                            Expr::Unary {
+                                op: *op,
+                                arg: Box::new(v),
+                            },
+                            Type::Int,
+                        )
+                    }
+                }
+            },
+            ExprKind::IncDec { op, target } => self.incdec(*op, target, true, span),
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::And | BinaryOp::Or => {
+                    if is_simple(rhs) {
+                        let (l, _) = self.expr(lhs, Some(Sort::Bool));
+                        let l = self.coerce(l, Sort::Bool, &Type::Bool, lhs.span);
+                        let (r, _) = self.expr(rhs, Some(Sort::Bool));
+                        let r = self.coerce(r, Sort::Bool, &Type::Bool, rhs.span);
+                        (Expr::binary(*op, l, r), Type::Bool)
+                    } else {
+                        (self.cond_value(e), Type::Bool)
+                    }
+                }
+                _ => {
+                    let operand_want = match op {
+                        BinaryOp::Eq | BinaryOp::Ne => None,
+                        BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor => want,
+                        _ => Some(Sort::Int),
+                    };
+                    let (l, lt) = self.expr(lhs, operand_want);
+                    let l = if has_effects(rhs) {
+                        self.snapshot(l, &lt, lhs.span)
+                    } else {
+                        l
+                    };
+                    let rwant = match op {
+                        BinaryOp::Eq | BinaryOp::Ne => Some(self.sort_of(&l)),
+                        _ => operand_want,
+                    };
+                    let (r, rt) = self.expr(rhs, rwant);
+                    self.binop(*op, l, &lt, r, &rt, span)
+                }
+            },
+            ExprKind::Assign { op, target, value } => self.assign(*op, target, value, span),
+            ExprKind::Conditional {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                if is_simple(cond) && is_simple(then_expr) && is_simple(else_expr) {
+                    let (c, _) = self.expr(cond, Some(Sort::Bool));
+                    let c = self.coerce(c, Sort::Bool, &Type::Bool, cond.span);
+                    let (a, at) = self.expr(then_expr, want);
+                    let (b, bt) = self.expr(else_expr, want);
+                    let ty = if at == Type::Null { bt } else { at };
+                    let b = self.coerce(b, self.sort_of(&a), &ty, else_expr.span);
+                    (
+                        Expr::Ite {
+                            cond: Box::new(c),
+                            then_expr: Box::new(a),
+                            else_expr: Box::new(b),
+                        },
+                        ty,
+                    )
+                } else {
+                    let (tn, fnode, join) = (self.fresh(), self.fresh(), self.fresh());
+                    self.cond(cond, tn, fnode);
+                    self.set(tn);
+                    let (a, at) = self.expr(then_expr, want);
+                    let sort = self.sort_of(&a);
+                    let v = self.temp(at.clone());
+                    self.vars[v.index()].sort = sort;
+                    self.emit(
+                        Stmt::Assign {
+                            place: Place::Var(v),
+                            expr: a,
+                        },
+                        then_expr.span,
+                    );
+                    self.goto(join);
+                    self.set(fnode);
+                    let (b, bt) = self.expr(else_expr, Some(sort));
+                    let b = self.coerce(b, sort, &bt, else_expr.span);
+                    self.emit(
+                        Stmt::Assign {
+                            place: Place::Var(v),
+                            expr: b,
+                        },
+                        else_expr.span,
+                    );
+                    self.goto(join);
+                    self.set(join);
+                    let ty = if at == Type::Null { bt } else { at };
+                    (Expr::Var(v), ty)
+                }
+            }
+            ExprKind::Cast { ty, operand } => {
+                let cty = self.cx.table.resolve(ty);
+                let (v, vt) = self.expr(operand, Some(cty.sort()));
+                if vt == Type::Float && cty == Type::Int {
+                    return (self.havoc_temp(Type::Int, span), Type::Int);
+                }
+                let v = self.coerce(v, cty.sort(), &cty, span);
+                (v, cty)
+            }
+            ExprKind::InstanceOf { operand, .. } => {
+                self.expr(operand, Some(Sort::Ref));
+                (self.havoc_temp(Type::Bool, span), Type::Bool)
+            }
+            ExprKind::Error => self.unknown_value(want, span),
+        }
+    }
+
+    /// `l op r` over pure operands (`&&`/`||` here are logical, both sides evaluated).
+    pub(super) fn binop(
+        &mut self,
+        op: BinaryOp,
+        l: Expr,
+        lt: &Type,
+        r: Expr,
+        rt: &Type,
+        span: Span,
+    ) -> (Expr, Type) {
+        use BinaryOp::*;
+        let float = *lt == Type::Float || *rt == Type::Float;
+        match op {
+            Add if lt.is_string() || rt.is_string() => {
+                let ty = Type::External("String".into());
+                (self.havoc_temp(ty.clone(), span), ty)
+            }
+            Lt | Le | Gt | Ge if float => (self.havoc_temp(Type::Bool, span), Type::Bool),
+            Lt | Le | Gt | Ge => (Expr::binary(op, l, r), Type::Bool),
+            Eq | Ne => {
+                let (ls, rs) = (self.sort_of(&l), self.sort_of(&r));
+                if float || (ls == Sort::Bool) != (rs == Sort::Bool) {
+                    (self.havoc_temp(Type::Bool, span), Type::Bool)
+                } else {
+                    (Expr::binary(op, l, r), Type::Bool)
+                }
+            }
+            And | Or => (Expr::binary(op, l, r), Type::Bool),
+            BitAnd | BitOr | BitXor if self.sort_of(&l) == Sort::Bool => {
+                let op = match op {
+                    BitAnd => And,
+                    BitOr => Or,
+                    _ => Ne,
+                };
+                let r = self.coerce(r, Sort::Bool, &Type::Bool, span);
+                (Expr::binary(op, l, r), Type::Bool)
+            }
+            _ if float => (self.havoc_temp(Type::Float, span), Type::Float),
+            _ => {
+                let l = self.coerce(l, Sort::Int, &Type::Int, span);
+                let r = self.coerce(r, Sort::Int, &Type::Int, span);
+                (Expr::binary(op, l, r), Type::Int)
+            }
+        }
+    }
+
+    pub(super) fn field_read(
+        &mut self,
+        target: &'a ast::Expr,
+        name: &'a Ident,
+        want: Option<Sort>,
+        span: Span,
+    ) -> (Expr, Type) {
+        match self.target(target) {
+            None => self.unknown_value(want, span),
+            Some(Target::Class(c)) => match self.cx.table.lookup_static(c, &name.name) {
+                Some(g) => (Expr::Global(g), self.cx.global_types[g.index()].clone()),
+                None if self.cx.table.has_external_ancestor(c) => self.unknown_value(want, span),
+                None => {
+                    self.error(
+                        "undefined-field",
+                        name.span,
+                        format!(
+                            "class `{}` has no static field `{}`",
+                            self.cx.table.class_name(c),
+                            name.name
+                        ),
+                    );
+                    self.unknown_value(want, span)
+                }
+            },
+            Some(Target::External) => self.unknown_value(want, span),
+            Some(Target::Super) => {
+                let sup = self
+                    .class
+                    .and_then(|c| self.cx.table.classes[c.index()].superclass);
+                match (sup, self.this) {
+                    (Some(s), Some(this)) => {
+                        self.member_read(Expr::Var(this), Type::Class(s), name, want, span)
+                    }
+                    (None, Some(_)) => self.unknown_value(want, span),
+                    _ => {
+                        self.this_expr(span);
+                        self.unknown_value(want, span)
+                    }
+                }
+            }
+            Some(Target::Value(o, ot)) => self.member_read(o, ot, name, want, span),
+        }
+    }
+
+    pub(super) fn member_read(
+        &mut self,
+        o: Expr,
+        ot: Type,
+        name: &'a Ident,
+        want: Option<Sort>,
+        span: Span,
+    ) -> (Expr, Type) {
+        match &ot {
+            Type::Array(_) if name.name == "length" => {
+                self.assume_nonnull(&o, span);
+                let t = self.temp(Type::Int);
+                self.emit(Stmt::Havoc(Place::Var(t)), span);
+                self.emit(
+                    Stmt::Assume(Expr::binary(BinaryOp::Ge, Expr::Var(t), Expr::Int(0))),
+                    span,
+                );
+                (Expr::Var(t), Type::Int)
+            }
+            Type::Class(c) => {
+                let c = *c;
+                if let Some(f) = self.cx.table.lookup_field(c, &name.name) {
+                    self.assume_nonnull(&o, span);
+                    let ty = self.cx.table.field_types[f.index()].clone();
+                    return (
+                        Expr::Field {
+                            obj: Box::new(o),
+                            field: f,
+                        },
+                        ty,
+                    );
+                }
+                if let Some(g) = self.cx.table.lookup_static(c, &name.name) {
+                    return (Expr::Global(g), self.cx.global_types[g.index()].clone());
+                }
+                if self.cx.table.has_external_ancestor(c) {
+                    self.assume_nonnull(&o, span);
+                    return self.unknown_value(want, span);
+                }
+                self.error(
+                    "undefined-field",
+                    name.span,
+                    format!(
+                        "class `{}` has no field `{}`",
+                        self.cx.table.class_name(c),
+                        name.name
+                    ),
+                );
+                self.unknown_value(want, span)
+            }
+            Type::External(_) | Type::Unknown | Type::Null | Type::Array(_) => {
+                self.assume_nonnull(&o, span);
+                self.unknown_value(want, span)
+            }
+            Type::Int | Type::Bool | Type::Float | Type::Void => {
+                self.error(
+                    "not-an-object",
+                    span,
+                    format!("cannot access field `{}` of a primitive value", name.name),
+                );
+                self.unknown_value(want, span)
+            }
+        }
+    }
+
+    /// Lower an assignment target.
+    pub(super) fn place(
+        &mut self,
+        e: &'a ast::Expr,
+        value_has_effects: bool,
+    ) -> Option<AssignTarget> {
+        match &e.kind {
+            ExprKind::Name(_) => {
+                let (v, t) = self.expr(e, None);
+                match v {
+                    Expr::Var(x) => Some(AssignTarget::Place(Place::Var(x), t)),
+                    Expr::Global(g) => Some(AssignTarget::Place(Place::Global(g), t)),
+                    Expr::Field { obj, field } => {
+                        Some(AssignTarget::Place(Place::Field { obj: *obj, field }, t))
+                    }
+                    _ => None,
+                }
+            }
+            ExprKind::Field { target, name } => {
+                let (v, t) = self.field_read(target, name, None, e.span);
+                match v {
+                    Expr::Global(g) => Some(AssignTarget::Place(Place::Global(g), t)),
+                    Expr::Field { obj, field } => {
+                        let obj = if value_has_effects {
+                            let ot = Type::Unknown;
+                            self.snapshot(*obj, &ot, target.span)
+                        } else {
+                            *obj
+                        };
+                        Some(AssignTarget::Place(Place::Field { obj, field }, t))
+                    }
+                    _ => Some(AssignTarget::Dropped(t)),
+                }
+            }
+            ExprKind::Index { array, index } => {
+                let (a, at) = self.expr(array, Some(Sort::Ref));
+                let a = if has_effects(index) {
+                    self.snapshot(a, &at, array.span)
+                } else {
+                    a
+                };
+                self.expr(index, Some(Sort::Int));
+                self.assume_nonnull(&a, e.span);
+                let elem = match at {
+                    Type::Array(t) => *t,
+                    _ => Type::Unknown,
+                };
+                Some(AssignTarget::Dropped(elem))
+            }
+            _ => {
+                self.error(
+                    "invalid-assignment-target",
+                    e.span,
+                    "this expression cannot be assigned",
+                );
+                self.expr(e, None);
+                None
+            }
+        }
+    }
+
+    pub(super) fn read(p: &Place) -> Expr {
+        match p {
+            Place::Var(v) => Expr::Var(*v),
+            Place::Global(g) => Expr::Global(*g),
+            Place::Field { obj, field } => Expr::Field {
+                obj: Box::new(obj.clone()),
+                field: *field,
+            },
+        }
+    }
+
+    pub(super) fn assign(
+        &mut self,
+        op: Option<BinaryOp>,
+        target: &'a ast::Expr,
+        value: &'a ast::Expr,
+        span: Span,
+    ) -> (Expr, Type) {
+        // `x = call(…)` for a local `x`: the call's result goes to `x` directly.
+        if let (
+            None,
+            ExprKind::Name(id),
+            ExprKind::Call {
+                target: ct,
+                name,
+                args,
+            },
+        ) = (op, &target.kind, &value.kind)
+        {
+            if let NameRes::Var(v, t) = self.resolve_name(&id.name) {
+                self.call(
+                    value.span,
+                    ct.as_deref(),
+                    name,
+                    args,
+                    true,
+                    Some(t.sort()),
+                    Some(v),
+                );
+                return (Expr::Var(v), t);
+            }
+        }
+        let effects = has_effects(value);
+        let place = self.place(target, effects);
+        match place {
+            Some(AssignTarget::Place(p, pt)) => {
+                let old = match op {
+                    Some(_) if effects => {
+                        let cur = Self::read(&p);
+                        Some(self.snapshot(cur, &pt, target.span))
+                    }
+                    Some(_) => Some(Self::read(&p)),
+                    None => None,
+                };
+                let (v, vt) = self.init_expr(value, &pt, Some(pt.sort()));
+                let (v, _) = match (op, old) {
+                    (Some(o), Some(old)) => self.binop(o, old, &pt, v, &vt, span),
+                    _ => (v, vt),
+                };
+                let v = self.coerce(v, pt.sort(), &pt, span);
+                self.emit(
+                    Stmt::Assign {
+                        place: p.clone(),
+                        expr: v,
+                    },
+                    span,
+                );
+                (Self::read(&p), pt)
+            }
+            Some(AssignTarget::Dropped(t)) => {
+                let (v, vt) = self.expr(value, Some(t.sort()));
+                if op.is_none() {
+                    (v, vt)
+                } else {
+                    self.unknown_value(Some(t.sort()), span)
+                }
+            }
+            None => {
+                self.expr(value, None);
+                self.unknown_value(None, span)
+            }
+        }
+    }
+
+    pub(super) fn incdec(
+        &mut self,
+        op: IncDecOp,
+        target: &'a ast::Expr,
+        want_value: bool,
+        span: Span,
+    ) -> (Expr, Type) {
+        let delta = match op {
+            IncDecOp::PreInc | IncDecOp::PostInc => BinaryOp::Add,
+            IncDecOp::PreDec | IncDecOp::PostDec => BinaryOp::Sub,
+        };
+        let post = matches!(op, IncDecOp::PostInc | IncDecOp::PostDec);
+        match self.place(target, false) {
+            Some(AssignTarget::Place(p, pt)) => {
+                if pt == Type::Float {
+                    self.emit(Stmt::Havoc(p.clone()), span);
+                    return (Self::read(&p), pt);
+                }
+                let old = Self::read(&p);
+                let saved = if post && want_value {
+                    Some(self.snapshot(old.clone(), &pt, span))
+                } else {
+                    None
+                };
+                let base = saved.clone().unwrap_or(old);
+                self.emit(
+                    Stmt::Assign {
+                        place: p.clone(),
+                        expr: Expr::binary(delta, base, Expr::Int(1)),
+                    },
+                    span,
+                );
+                (saved.unwrap_or_else(|| Self::read(&p)), pt)
+            }
+            Some(AssignTarget::Dropped(t)) => self.unknown_value(Some(t.sort()), span),
+            None => self.unknown_value(Some(Sort::Int), span),
+        }
+    }
+}

@@ -1,0 +1,427 @@
+//! Lowering: each method of the program becomes a CFA over simple statements at
+//! basic-block granularity (paper §3.1 Fig. 9 language, §5.1 CFAs, §6 "one node per basic
+//! block"); plus a synthetic root method.
+//!
+//! # Control flow
+//! * Conditions are split into `assume` edges; `&&`, `||`, `!` and `?:` in conditions
+//!   short-circuit by edges. In value position they stay pure expressions when their
+//!   later operands are simple (no call, field access, allocation or side effect), and
+//!   otherwise become edges that assign a temporary.
+//! * `if (*)` is two unconstrained edges; `*` as a value is a havocked temporary.
+//! * Calls inside expressions are hoisted to temporaries in Java's evaluation order
+//!   (left to right); an operand evaluated before a later operand with side effects is
+//!   saved in a temporary first.
+//! * `while`, `do`/`while`, `for`, for-each (an unknown number of iterations over unknown
+//!   elements), labelled `break`/`continue`, `switch` with fall-through, early `return`.
+//! * `try`/`finally`: the finally block is lowered again (duplicated) on every exit path
+//!   of the try block: normal completion, `return`, `break`, `continue`.
+//! * After building, skip edges are contracted, straight-line chains of blocks merged,
+//!   nodes off every entry→exit path dropped and nodes renumbered
+//!   ([`crate::ir::CfaBuilder::finish`]).
+//!
+//! # Objects and calls
+//! * `new C(args)` of an in-file class: the arguments, then `t := new C` ([`Stmt::Alloc`])
+//!   and a call of the constructor `C.<init>(t, args)`. Of an external class: the
+//!   arguments, then `t := new C` only (a fresh non-null object).
+//! * Constructors `C.<init>(this, params…)`: without a leading `this(…)`: default values
+//!   for `C`'s own instance fields, the explicit or implicit `super(…)` call when the
+//!   superclass is in the file (an external superclass only gets its arguments
+//!   evaluated), instance field initialisers and instance initialiser blocks in source
+//!   order, then the body. With a leading `this(…)`: that call, then the body. A class
+//!   without constructor gets the default one.
+//! * Static initialisation: `C.<clinit>` runs the static field initialisers and static
+//!   blocks of `C` in source order.
+//! * The root method `<root>`: static fields get their defaults, every `C.<clinit>` runs
+//!   in source order, every wildcard global is assumed non-null, the entry method's
+//!   parameters (and receiver, for an instance entry) are havocked, then the entry
+//!   method (`main`, or [`LowerOptions::entry`]) is called.
+//!
+//! # Semantic conventions (DESIGN.md §3; they decide verdicts)
+//! * A call on a receiver, an API call, a field access and an array access assume the
+//!   object is non-null (`assume o != null`; Java would throw otherwise). `this` needs no
+//!   assumption.
+//! * A call of a method not defined in the file returns an arbitrary value (its result
+//!   is havocked) and has no effect on the state; its arguments are evaluated.
+//! * String and float literals, string concatenation and float arithmetic are opaque
+//!   (havocked temporaries); char literals are their code point.
+//! * Arrays: contents unknown — reads are havocked, writes dropped, `length` is an
+//!   arbitrary value `>= 0`. Fields of external objects likewise.
+//! * Casts are ignored (the cast type becomes the static type); `instanceof` is an
+//!   arbitrary boolean.
+//! * An instance call on an in-file type whose method is overridden by in-file subclasses
+//!   is a nondeterministic choice among the implementations (parallel call edges); a
+//!   subclass inheriting the method from an external superclass adds a havoc alternative.
+//! * `super.m(…)` calls the superclass implementation directly and never emits an API
+//!   terminal (it continues a call that already emitted it).
+//! * `throw`: the path ends — executions that do not complete produce no word. Catch
+//!   blocks are never executed (exceptions are not modelled). When the program has both
+//!   a `throw` and a `catch`, or a catch block calls an in-file method or the API, a
+//!   diagnostic goes to [`Program::approximations`] (a `verified` becomes `unknown`).
+//! * API calls ([`crate::api`]): the [`Edge::ApiCall`] is emitted after the receiver and
+//!   arguments are evaluated and the receiver assumed non-null; when the receiver's class
+//!   is defined in the file (a model), the body is called right after it. A call whose
+//!   receiver has an external type different from every wildcard type but whose name and
+//!   arity match a terminal may be an API call through an unknown subtype: a warning and
+//!   an approximation. A call on a receiver of unknown type matching by name and arity is
+//!   an API call, with a warning.
+//! * Values of mismatched sorts (a boolean stored into an `Object`, …) are havocked.
+
+use crate::api::ApiTable;
+use crate::classes::{ClassTable, MethodSig, MethodSource, Type, OBJECT_METHODS};
+use crate::ir::{
+    AllocKind, CfaBuilder, ClassId, Edge, Expr, GlobalDef, GlobalId, GlobalKind, Located,
+    MethodCfa, MethodId, Place, Program, Sort, Stmt, VarDef, VarId, VarKind,
+};
+use cfp_syntax::ast::{
+    self, BinaryOp, Block, CompilationUnit, ExprKind, Ident, IncDecOp, Member, StmtKind, UnaryOp,
+};
+use cfp_syntax::spec_ast::Spec;
+use cfp_syntax::{Diagnostic, Severity, Span};
+
+mod call;
+mod cfa_builder;
+mod expr;
+mod init;
+mod method;
+mod stmt;
+#[cfg(test)]
+mod tests;
+
+use method::{lower_method, lower_root};
+
+/// Options of the lowering.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LowerOptions {
+    /// Entry method (`name` or `Class.name`); `main` when `None`.
+    pub entry: Option<String>,
+}
+
+/// Lower `unit` against the API of `spec`. Returns the program unless an error
+/// diagnostic was produced; diagnostics (errors and warnings) are in source order.
+pub fn lower_program(
+    unit: &CompilationUnit,
+    spec: &Spec,
+    opts: &LowerOptions,
+) -> (Option<Program>, Vec<Diagnostic>) {
+    let table = ClassTable::new(unit);
+    let api = ApiTable::from_spec(spec);
+    let mut globals: Vec<GlobalDef> = table.globals.clone();
+    let mut global_types = table.global_types.clone();
+    let mut wildcard_globals = Vec::new();
+    for &k in &api.wildcards {
+        let id = GlobalId(globals.len() as u32);
+        globals.push(GlobalDef {
+            id,
+            name: format!("${k}"),
+            sort: Sort::Ref,
+            kind: GlobalKind::Wildcard(k),
+            span: Span::default(),
+        });
+        global_types.push(api.wildcard_types.get(&k).map_or(Type::Unknown, |n| {
+            match table.class_by_name(n) {
+                Some(c) => Type::Class(c),
+                None => Type::External(n.clone()),
+            }
+        }));
+        wildcard_globals.push(id);
+    }
+    let mut cx = ProgramLowerer {
+        diags: table.diagnostics.clone(),
+        table,
+        api,
+        globals,
+        global_types,
+        wildcard_globals,
+        approx: Vec::new(),
+        first_throw: None,
+        first_catch: None,
+    };
+    let entry = cx.find_entry(opts);
+    let mut methods: Vec<MethodCfa> = Vec::new();
+    let sigs: Vec<MethodSig<'_>> = cx.table.methods.clone();
+    for sig in &sigs {
+        let cfa = match sig.source {
+            MethodSource::Root => lower_root(&mut cx, sig, entry),
+            _ => lower_method(&mut cx, sig),
+        };
+        methods.push(cfa);
+    }
+    if let (Some(t), Some(c)) = (cx.first_throw, cx.first_catch) {
+        cx.approx.push(Diagnostic::warning(
+            "exceptions-not-modelled",
+            t,
+            "the program throws and catches exceptions, which are not modelled: executions \
+             that continue in a catch block are not checked",
+        ));
+        let _ = c;
+    }
+    let mut diags = dedup(cx.diags);
+    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    let approximations = dedup(cx.approx);
+    let Some(entry) = entry else {
+        return (None, diags);
+    };
+    if diags.iter().any(|d| d.severity == Severity::Error) {
+        return (None, diags);
+    }
+    let program = Program {
+        classes: cx.table.defs.clone(),
+        fields: cx.table.fields.clone(),
+        globals: cx.globals,
+        terminals: cx.api.terminals.clone(),
+        methods,
+        root: MethodId(0),
+        entry,
+        approximations,
+        instrumented: false,
+    };
+    (Some(program), diags)
+}
+
+fn dedup(ds: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for d in ds {
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// Program-wide lowering state.
+struct ProgramLowerer<'a> {
+    table: ClassTable<'a>,
+    api: ApiTable,
+    globals: Vec<GlobalDef>,
+    global_types: Vec<Type>,
+    wildcard_globals: Vec<GlobalId>,
+    diags: Vec<Diagnostic>,
+    approx: Vec<Diagnostic>,
+    first_throw: Option<Span>,
+    first_catch: Option<Span>,
+}
+
+impl ProgramLowerer<'_> {
+    fn error(&mut self, code: &'static str, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(code, span, msg));
+    }
+
+    fn find_entry(&mut self, opts: &LowerOptions) -> Option<MethodId> {
+        let wanted = opts.entry.clone().unwrap_or_else(|| "main".to_string());
+        let (class, name) = match wanted.rsplit_once('.') {
+            Some((c, n)) => (Some(c.to_string()), n.to_string()),
+            None => (None, wanted.clone()),
+        };
+        let mut cands: Vec<&MethodSig> = self
+            .table
+            .methods
+            .iter()
+            .filter(|m| matches!(m.source, MethodSource::Method(_)) && !m.is_abstract)
+            .filter(|m| m.name == name)
+            .filter(|m| match (&class, m.class) {
+                (Some(c), Some(k)) => self.table.class_name(k) == c,
+                _ => true,
+            })
+            .collect();
+        if cands.len() > 1 && cands.iter().any(|m| m.is_static) {
+            cands.retain(|m| m.is_static);
+        }
+        if cands.len() > 1 && name == "main" {
+            let std_main: Vec<&MethodSig> = cands
+                .iter()
+                .copied()
+                .filter(|m| m.params.len() == 1 && matches!(m.params[0].1, Type::Array(_)))
+                .collect();
+            if !std_main.is_empty() {
+                cands = std_main;
+            }
+        }
+        match cands.as_slice() {
+            [one] => Some(one.id),
+            [] => {
+                let span = self
+                    .table
+                    .classes
+                    .first()
+                    .map_or(Span::default(), |c| c.decl.name.span);
+                self.error(
+                    "entry-not-found",
+                    span,
+                    format!("entry method `{wanted}` not found (a method with a body is needed)"),
+                );
+                None
+            }
+            many => {
+                let names: Vec<String> = many.iter().map(|m| m.display.clone()).collect();
+                let span = many[1].span;
+                self.error(
+                    "ambiguous-entry",
+                    span,
+                    format!(
+                        "entry method `{wanted}` is ambiguous: {} (choose one with `Class.method`)",
+                        names.join(", ")
+                    ),
+                );
+                None
+            }
+        }
+    }
+}
+
+/// A target of `break`/`continue`.
+struct JumpCtx {
+    label: Option<String>,
+    brk: usize,
+    cont: Option<usize>,
+    /// Loops and switches are targets of an unlabelled `break`.
+    breakable: bool,
+    finally_depth: usize,
+}
+
+/// What a name or call target denotes.
+enum Target {
+    Class(ClassId),
+    External,
+    Super,
+    Value(Expr, Type),
+}
+
+/// Resolution of a simple name.
+enum NameRes {
+    Var(VarId, Type),
+    Field(FieldRes),
+    Global(GlobalId, Type),
+    Class(ClassId),
+    InstanceInStatic,
+    Unknown,
+}
+
+struct FieldRes(crate::ir::FieldId, Type);
+
+/// An assignable location during lowering.
+enum AssignTarget {
+    Place(Place, Type),
+    /// Array element or external object field: writes are dropped.
+    Dropped(Type),
+}
+
+/// Per-method lowering state.
+struct MethodLowerer<'c, 'a> {
+    cx: &'c mut ProgramLowerer<'a>,
+    class: Option<ClassId>,
+    is_static: bool,
+    b: CfaBuilder,
+    cur: usize,
+    entry: usize,
+    exit: usize,
+    vars: Vec<VarDef>,
+    var_types: Vec<Type>,
+    scope: Vec<(String, VarId)>,
+    this: Option<VarId>,
+    ret: Option<VarId>,
+    ret_type: Type,
+    jumps: Vec<JumpCtx>,
+    finallys: Vec<&'a Block>,
+    pending_label: Option<String>,
+    temps: u32,
+    calls_emitted: usize,
+    last_assume: Option<(usize, Expr)>,
+    /// Temporaries holding freshly allocated objects (known non-null).
+    fresh_objects: Vec<VarId>,
+}
+
+fn new_method_lowerer<'c, 'a>(
+    cx: &'c mut ProgramLowerer<'a>,
+    class: Option<ClassId>,
+    is_static: bool,
+) -> MethodLowerer<'c, 'a> {
+    let mut b = CfaBuilder::default();
+    let entry = b.node();
+    let exit = b.node();
+    let mut fb = MethodLowerer {
+        cx,
+        class,
+        is_static,
+        b,
+        cur: entry,
+        entry,
+        exit,
+        vars: Vec::new(),
+        var_types: Vec::new(),
+        scope: Vec::new(),
+        this: None,
+        ret: None,
+        ret_type: Type::Void,
+        jumps: Vec::new(),
+        finallys: Vec::new(),
+        pending_label: None,
+        temps: 0,
+        calls_emitted: 0,
+        last_assume: None,
+        fresh_objects: Vec::new(),
+    };
+    if let (Some(c), false) = (class, is_static) {
+        let v = fb.new_var("this", Type::Class(c), VarKind::Param);
+        fb.this = Some(v);
+    }
+    fb
+}
+
+fn has_effects(e: &ast::Expr) -> bool {
+    use ExprKind::*;
+    match &e.kind {
+        Call { .. } | New { .. } | Assign { .. } | IncDec { .. } => true,
+        Int { .. }
+        | Float(_)
+        | Bool(_)
+        | Null
+        | String(_)
+        | Char(_)
+        | Nondet
+        | Name(_)
+        | This
+        | Super
+        | Error => false,
+        Field { target, .. } => has_effects(target),
+        NewArray { dims, init, .. } => {
+            dims.iter().any(has_effects) || init.iter().flatten().any(has_effects)
+        }
+        ArrayLiteral(items) => items.iter().any(has_effects),
+        Index { array, index } => has_effects(array) || has_effects(index),
+        Unary { operand, .. } | Cast { operand, .. } | InstanceOf { operand, .. } => {
+            has_effects(operand)
+        }
+        Binary { lhs, rhs, .. } => has_effects(lhs) || has_effects(rhs),
+        Conditional {
+            cond,
+            then_expr,
+            else_expr,
+        } => has_effects(cond) || has_effects(then_expr) || has_effects(else_expr),
+    }
+}
+
+/// Simple: lowering it has no observable effect — no call, allocation, assignment or null
+/// check; at most havocs of fresh temporaries (opaque literals). Such an operand of `&&`,
+/// `||` or `?:` may be evaluated unconditionally.
+fn is_simple(e: &ast::Expr) -> bool {
+    use ExprKind::*;
+    match &e.kind {
+        Int { .. } | Float(_) | String(_) | Bool(_) | Null | Char(_) | Nondet | Name(_) | This => {
+            true
+        }
+        Unary { operand, .. } | Cast { operand, .. } | InstanceOf { operand, .. } => {
+            is_simple(operand)
+        }
+        Binary { lhs, rhs, .. } => is_simple(lhs) && is_simple(rhs),
+        Conditional {
+            cond,
+            then_expr,
+            else_expr,
+        } => is_simple(cond) && is_simple(then_expr) && is_simple(else_expr),
+        _ => false,
+    }
+}
+
+fn is_class_like(name: &str) -> bool {
+    name.chars().next().is_some_and(char::is_uppercase)
+}

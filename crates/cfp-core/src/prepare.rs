@@ -1,0 +1,188 @@
+//! The front door of a check (DESIGN.md §3): [`prepare`] turns the two texts a user
+//! gives — the program and the protocol spec — into a [`Prepared`] input, or into the
+//! [`Diagnostics`] that say what is wrong and where; [`Prepared::run`] starts the CEGAR
+//! loop on it. The CLI (`cfp check`) and the page's worker both go through here, so the
+//! same input gets the same checks, the same diagnostics and the same run.
+//!
+//! ```text
+//! program text ─┐                                  ┌─ Run::next_event / step ─> Events
+//!               ├─ prepare ─> Prepared ─ run(solver, options, stop) ─┤
+//! spec text ────┘     │                            └─ Run::verdict ─> Verdict
+//!                     └─> Diagnostics (file, span, message; errors and warnings)
+//! ```
+
+use crate::check::{CheckOptions, StopHook};
+use crate::run::Run;
+use crate::{FrontEndError, LowerOptions, Program};
+use cfp_smt::Solver;
+use cfp_syntax::{Diagnostic, Severity};
+use serde::{Deserialize, Serialize};
+
+/// Which of the two inputs a diagnostic is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputFile {
+    /// The program (Java subset).
+    Program,
+    /// The protocol spec.
+    Spec,
+}
+
+/// A diagnostic (error or warning) about one input, with its span in that input's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputDiagnostic {
+    /// The input it is about.
+    pub file: InputFile,
+    /// What and where.
+    pub diagnostic: Diagnostic,
+}
+
+/// The diagnostics of an input that cannot be checked: at least one is an error. In
+/// order: the spec's, then the program's (syntax, then lowering), each in source order.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the input has {} error(s)", self.errors().count())]
+pub struct Diagnostics {
+    /// Errors and warnings.
+    pub items: Vec<InputDiagnostic>,
+}
+
+impl Diagnostics {
+    /// The errors among the items.
+    pub fn errors(&self) -> impl Iterator<Item = &InputDiagnostic> {
+        self.items
+            .iter()
+            .filter(|d| d.diagnostic.severity == Severity::Error)
+    }
+
+    /// The diagnostics about `file`, in order.
+    pub fn of(&self, file: InputFile) -> impl Iterator<Item = &Diagnostic> {
+        self.items
+            .iter()
+            .filter(move |d| d.file == file)
+            .map(|d| &d.diagnostic)
+    }
+}
+
+/// A checked input, ready to run: the instrumented program, the spec's grammar, the
+/// program text (trace lines carry its line numbers) and the warnings found on the way.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    program: Program,
+    spec: cfp_grammar::Grammar,
+    source: String,
+    warnings: Vec<InputDiagnostic>,
+}
+
+/// Parse and check `program` and `spec` the way every host does: the spec's syntax and
+/// its checks as a protocol, the program's syntax, then lowering (from `options.entry`)
+/// and instrumentation with the spec's wildcards.
+///
+/// Both inputs are always parsed, so one call reports the errors of both.
+pub fn prepare(program: &str, spec: &str, options: &LowerOptions) -> Result<Prepared, Diagnostics> {
+    let spec_parsed = cfp_syntax::parse_spec(spec);
+    let spec_diags = cfp_syntax::spec_diagnostics(&spec_parsed, cfp_syntax::SpecUse::Protocol);
+    let program_parsed = cfp_syntax::parse_program(program);
+    let mut items: Vec<InputDiagnostic> = tag(InputFile::Spec, spec_diags)
+        .chain(tag(InputFile::Program, program_parsed.diagnostics))
+        .collect();
+    let is_error = |d: &InputDiagnostic| d.diagnostic.severity == Severity::Error;
+    if items.iter().any(is_error) {
+        return Err(Diagnostics { items });
+    }
+    match crate::front_end(&program_parsed.tree, &spec_parsed.tree, options) {
+        Ok((lowered, warnings)) => {
+            items.extend(tag(InputFile::Program, warnings));
+            Ok(Prepared {
+                program: lowered,
+                spec: cfp_grammar::Grammar::from_spec(&spec_parsed.tree),
+                source: program.to_string(),
+                warnings: items,
+            })
+        }
+        Err(FrontEndError::Invalid(diags)) => {
+            items.extend(tag(InputFile::Program, diags));
+            Err(Diagnostics { items })
+        }
+    }
+}
+
+fn tag(file: InputFile, diags: Vec<Diagnostic>) -> impl Iterator<Item = InputDiagnostic> {
+    diags
+        .into_iter()
+        .map(move |diagnostic| InputDiagnostic { file, diagnostic })
+}
+
+impl Prepared {
+    /// The warnings of both inputs (the program is still checked; an approximation the
+    /// front end made shows again in an `unknown` verdict instead of `verified`).
+    pub fn warnings(&self) -> &[InputDiagnostic] {
+        &self.warnings
+    }
+
+    /// The instrumented program.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The spec's grammar.
+    pub fn spec(&self) -> &cfp_grammar::Grammar {
+        &self.spec
+    }
+
+    /// Start the CEGAR loop on `solver`. `options` holds the budget (iterations, the
+    /// inclusion step budget, per-query limits, the refinement portfolio); `stop` is
+    /// polled between phases and inside inclusion checks, and the cause it returns
+    /// becomes the reason of the `unknown` verdict.
+    pub fn run<S: Solver>(
+        self,
+        solver: S,
+        options: CheckOptions,
+        stop: Option<StopHook>,
+    ) -> Run<S> {
+        Run::new(self.program, self.spec, self.source, options, solver, stop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_of_both_inputs_in_one_call() {
+        let Err(d) = prepare(
+            "class A { void m() { int x = ; } }",
+            "S -> a",
+            &LowerOptions::default(),
+        ) else {
+            panic!("expected diagnostics");
+        };
+        assert!(d.of(InputFile::Spec).count() > 0, "{d:?}");
+        assert!(d.of(InputFile::Program).count() > 0, "{d:?}");
+        // Spec first, then the program.
+        assert_eq!(d.items[0].file, InputFile::Spec);
+    }
+
+    #[test]
+    fn lowering_errors_are_program_diagnostics() {
+        let Err(d) = prepare(
+            "class Main { public static void main(String[] a) { undefined(); } }",
+            "wildcard $1 : Lock;\nS -> $1.lock() S $1.unlock() S | ε;\n",
+            &LowerOptions::default(),
+        ) else {
+            panic!("expected diagnostics");
+        };
+        assert!(d.errors().all(|e| e.file == InputFile::Program), "{d:?}");
+        assert!(d.errors().count() > 0);
+    }
+
+    #[test]
+    fn a_good_input_is_prepared() {
+        let p = prepare(
+            "class Main { public static void main(String[] a) { Lock l = new Lock(); l.lock(); l.unlock(); } }",
+            "wildcard $1 : Lock;\nS -> $1.lock() S $1.unlock() S | ε;\n",
+            &LowerOptions::default(),
+        )
+        .expect("prepared");
+        assert!(p.program().methods.len() >= 2, "main and <root>");
+    }
+}
