@@ -5,6 +5,8 @@
 //! * [`codec`]: [`encode`] / [`decode`] of the `#v1.` fragment, with its limits and warnings;
 //! * [`error`]: [`ShareError`] and [`ShareWarning`];
 //! * [`record`]: the record file ([`RecordFile`]) and its link ([`RecordFile::share_state`]);
+//! * [`replay`]: the rules a recorded run follows ([`Recording::validate`]), for the page's
+//!   replay and `cfp share` alike;
 //! * [`markdown`]: [`markdown_link`] for READMEs and issues.
 //!
 //! # Share links
@@ -16,7 +18,8 @@
 //! #v1.<base64url(deflate_raw(json(ShareState)))>
 //! ```
 //!
-//! This crate is pure: no DOM, no JS, no I/O (the CLI and the web crate both use it). It
+//! This crate is pure: no DOM, no JS, no I/O (the CLI and the web crate both use it; it
+//! reads recordings as the core's own event and result types). It
 //! never interprets the program or the spec — they come back as the exact strings that went
 //! in, and it is the UI's job to show them as text. Every input, however hostile, yields
 //! either a [`Decoded`] or a [`ShareError`]; decoding never panics and never allocates much
@@ -44,6 +47,7 @@ pub mod codec;
 pub mod error;
 pub mod markdown;
 pub mod record;
+pub mod replay;
 pub mod state;
 
 pub use codec::{
@@ -53,4 +57,5 @@ pub use codec::{
 pub use error::{ShareError, ShareWarning};
 pub use markdown::markdown_link;
 pub use record::{RecordError, RecordFile, RecordOptions, RecordedFile, RECORD_VERSION};
+pub use replay::{ReplayError, ValidRecording};
 pub use state::{EmbedOptions, Recording, ShareOptions, ShareState};

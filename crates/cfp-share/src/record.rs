@@ -96,8 +96,22 @@ impl RecordError {
 impl RecordFile {
     /// Parses a record file, checking what a replay needs: valid JSON of the record layout,
     /// `version` 1, at least one event, and a `result` object with a `verdict` string (records
-    /// written before `result` existed are refused with a hint to re-record).
+    /// written before `result` existed are refused with a hint to re-record), then the
+    /// replay rules of [`Recording::validate`] (reported at the `events` key).
     pub fn parse(text: &str) -> Result<RecordFile, RecordError> {
+        let record = Self::parse_layout(text)?;
+        if let Err(e) = record.recording().validate() {
+            let (line, column) = key_position(text, "\"events\"");
+            return Err(RecordError {
+                line,
+                column,
+                message: e.to_string(),
+            });
+        }
+        Ok(record)
+    }
+
+    fn parse_layout(text: &str) -> Result<RecordFile, RecordError> {
         // First the checks, in document order, so that e.g. a record of a newer version is
         // reported as such rather than as a shape error.
         let checks: Checks = serde_json::from_str(text).map_err(|e| RecordError::from_json(&e))?;
@@ -246,6 +260,19 @@ impl<'de> Deserialize<'de> for ResultWithVerdict {
 
 /// The 1-based line and column of the last non-blank character of `text` (where a missing
 /// field is noticed), or 1:1.
+/// 1-based line and column of the first `key` in `text` (1:1 when absent).
+fn key_position(text: &str, key: &str) -> (usize, usize) {
+    match text.find(key) {
+        Some(at) => {
+            let before = &text[..at];
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            (line, column)
+        }
+        None => (1, 1),
+    }
+}
+
 fn end_position(text: &str) -> (usize, usize) {
     let end = text.trim_end();
     let line = end.matches('\n').count() + 1;
@@ -273,7 +300,7 @@ mod tests {
         )
     }
 
-    const EVENTS: &str = r#"[{"kind": "grammar-built", "iteration": 1}, {"kind": "inclusion", "iteration": 2}, {"kind": "finished"}]"#;
+    const EVENTS: &str = r#"[{"kind": "grammar-built", "iteration": 1, "grammar": "S -> ε;\n"}, {"kind": "inclusion", "iteration": 2, "result": "included"}, {"kind": "finished", "verdict": {"verdict": "verified", "iterations": 2}}]"#;
     const RESULT: &str = r#"{"verdict": "verified", "iterations": 2}"#;
 
     #[test]
@@ -347,6 +374,20 @@ mod tests {
         let e = RecordFile::parse(&text).expect_err("shape");
         assert_eq!(e.line, 5, "{e}");
         assert!(e.message.contains("invalid type"), "{e}");
+    }
+
+    #[test]
+    fn events_follow_the_replay_rules() {
+        let bad = EVENTS.replace(r#""iteration": 2"#, r#""iteration": 9"#);
+        let e = RecordFile::parse(&record_text("1", &bad, RESULT)).expect_err("jump");
+        assert_eq!((e.line, e.column), (6, 3), "{e}");
+        assert!(e.message.contains("jumps to iteration 9"), "{e}");
+        let bad = EVENTS.replace(r#""kind": "inclusion""#, r#""kind": "bogus""#);
+        let e = RecordFile::parse(&record_text("1", &bad, RESULT)).expect_err("kind");
+        assert!(
+            e.message.contains("event 2 of the recording is invalid"),
+            "{e}"
+        );
     }
 
     #[test]

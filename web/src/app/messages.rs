@@ -16,17 +16,7 @@ pub use cfp_core::check::{
 };
 
 /// The iteration of a core event (`None` for `finished`).
-pub fn event_iteration(e: &Event) -> Option<u32> {
-    match e {
-        Event::GrammarBuilt { iteration, .. }
-        | Event::Inclusion { iteration, .. }
-        | Event::Counterexample { iteration, .. }
-        | Event::Feasibility { iteration, .. }
-        | Event::Interpolants { iteration, .. }
-        | Event::Refined { iteration, .. } => Some(*iteration),
-        Event::Finished { .. } => None,
-    }
-}
+pub use cfp_share::replay::event_iteration;
 
 /// The `cfp check --json` object (the core's own type) and its verdict names.
 pub use cfp_core::report_json::{ResultJson as RunResult, VerdictName};

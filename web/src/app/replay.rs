@@ -1,55 +1,15 @@
 //! Replaying a recorded run without live Z3 (issue 6, DESIGN.md §5): the events of
-//! `cfp check --record` (or of a recording inside a share link) are checked here and then
-//! played through the same queue and [`super::model::RunModel`] as a live run's events.
-//!
-//! A recording comes from a link or a file anyone can write, so it is validated before any
-//! of it is shown: every event must decode, iterations must start at 1 and grow by at most
-//! one per event (the model allocates one record per iteration: a hostile `iteration:
-//! 4000000000` must not allocate four billion), the counts are bounded, and the result must
-//! be a `cfp check --json` object. Text in a recording is only ever shown as text.
+//! `cfp check --record` (or of a recording inside a share link) are checked by the rules
+//! `cfp share` also applies (`cfp_share::replay`: events decode as the core's type,
+//! iterations 1, 2, … in order and bounded, a `cfp check --json` result) and then played
+//! through the same queue and [`super::model::RunModel`] as a live run's events. Text in a
+//! recording is only ever shown as text.
 
-use super::messages::{event_iteration, Event, RunResult};
+use super::messages::{Event, RunResult};
 use crate::share::Recording;
-use serde::Deserialize;
 use serde_json::Value;
 
-/// At most this many events are replayed.
-pub const MAX_EVENTS: usize = 200_000;
-
-/// At most this many iterations are replayed.
-pub const MAX_ITERATIONS: u32 = 10_000;
-
-/// Why a recording cannot be replayed (shown to the user).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReplayError {
-    /// No events.
-    #[error("the recording has no events")]
-    Empty,
-    /// Too many events.
-    #[error("the recording has {0} events; at most {MAX_EVENTS} can be replayed")]
-    TooManyEvents(usize),
-    /// An event does not decode.
-    #[error("event {index} of the recording is invalid: {message}")]
-    BadEvent {
-        /// 1-based index of the event.
-        index: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// Iterations do not go 1, 2, 3, … in order.
-    #[error("event {index} of the recording jumps to iteration {iteration} after {previous}")]
-    OutOfOrder {
-        /// 1-based index of the event.
-        index: usize,
-        /// Its iteration.
-        iteration: u32,
-        /// The iteration before it.
-        previous: u32,
-    },
-    /// The result is not a `cfp check --json` object.
-    #[error("the recording's result is invalid: {0}")]
-    BadResult(String),
-}
+pub use cfp_share::replay::{ReplayError, MAX_EVENTS};
 
 /// A validated recording, ready to play.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,39 +23,13 @@ pub struct ReplayRun {
 }
 
 impl ReplayRun {
-    /// Validates `recording` (see the module docs).
+    /// Validates `recording` with the rules every host shares
+    /// ([`cfp_share::Recording::validate`]).
     pub fn new(recording: Recording) -> Result<ReplayRun, ReplayError> {
-        if recording.events.is_empty() {
-            return Err(ReplayError::Empty);
-        }
-        if recording.events.len() > MAX_EVENTS {
-            return Err(ReplayError::TooManyEvents(recording.events.len()));
-        }
-        let mut events = Vec::with_capacity(recording.events.len());
-        let mut previous = 0u32;
-        for (i, raw) in recording.events.iter().enumerate() {
-            let index = i + 1;
-            let event = Event::deserialize(raw).map_err(|e| ReplayError::BadEvent {
-                index,
-                message: e.to_string(),
-            })?;
-            if let Some(it) = event_iteration(&event) {
-                if it < previous || it > previous.saturating_add(1) || it > MAX_ITERATIONS {
-                    return Err(ReplayError::OutOfOrder {
-                        index,
-                        iteration: it,
-                        previous,
-                    });
-                }
-                previous = it;
-            }
-            events.push(event);
-        }
-        let result = RunResult::deserialize(&recording.result)
-            .map_err(|e| ReplayError::BadResult(e.to_string()))?;
+        let valid = recording.validate()?;
         Ok(ReplayRun {
-            events,
-            result,
+            events: valid.events,
+            result: valid.result,
             recording,
         })
     }

@@ -187,6 +187,9 @@ mod tests {
         let mut v: serde_json::Value = serde_json::from_str(PAPER).expect("json");
         v["events"][3]["iteration"] = serde_json::json!(77);
         let e = record_from_file("x.json", &v.to_string()).unwrap_err();
-        assert!(e.contains("cannot be replayed: event 4"), "{e}");
+        assert!(
+            e.contains("invalid") && e.contains("event 4 of the recording jumps to iteration 77"),
+            "{e}"
+        );
     }
 }

@@ -464,6 +464,7 @@ pub enum Verdict {
         /// Iterations used.
         iterations: u32,
         /// Why.
+        #[serde(default)]
         certificate: VerifiedCertificate,
     },
     /// A feasible execution producing a word outside the spec.
@@ -480,6 +481,7 @@ pub enum Verdict {
         /// Why (typed).
         reason: UnknownReason,
         /// What was established.
+        #[serde(default)]
         report: ExecutionReport,
     },
 }
