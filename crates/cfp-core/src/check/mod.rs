@@ -5,6 +5,7 @@
 //! the end. No clocks: time limits come from the host through [`Checker::request_stop`]
 //! or [`Checker::set_stop_hook`].
 
+mod evidence;
 mod graphs;
 mod types;
 
@@ -272,148 +273,6 @@ impl<S: Solver> Checker<S> {
         Ok(construct_cfg(&self.program, &self.pcfas, &mut |q| {
             feasible.get(&key(q)).copied().unwrap_or(true)
         }))
-    }
-
-    fn grammar_event(&mut self, pg: &ProgramGrammar) -> Event {
-        let g = &pg.grammar;
-        let nts: BTreeSet<String> = g.nonterminals.iter().cloned().collect();
-        let prods: BTreeSet<String> = g
-            .productions
-            .iter()
-            .map(|p| {
-                format!(
-                    "{} -> {}",
-                    g.nonterminal_name(p.lhs),
-                    g.rhs_to_string(&p.rhs)
-                )
-            })
-            .collect();
-        let diff = match &self.prev_grammar {
-            None => GrammarDiff::default(),
-            Some((pn, pp)) => GrammarDiff {
-                added_nonterminals: nts.difference(pn).cloned().collect(),
-                removed_productions: pp.difference(&prods).cloned().collect(),
-                added_productions: prods.difference(pp).cloned().collect(),
-            },
-        };
-        self.prev_grammar = Some((nts, prods));
-        let macros = self.session.macros();
-        let pcfas =
-            self.pcfa_views
-                .next(&self.program, &self.pcfas, self.source.as_deref(), &|t| {
-                    macros.expand(t).to_string()
-                });
-        Event::GrammarBuilt {
-            iteration: self.iteration,
-            grammar: g.to_string(),
-            nonterminals: g.nonterminals.len(),
-            productions: g.productions.len(),
-            diff,
-            rules: g.productions.iter().map(|p| Production::of(g, p)).collect(),
-            pcfas,
-        }
-    }
-
-    fn trace_lines(&self, nt: &NestedTrace) -> Vec<TraceLine> {
-        let index = self
-            .source
-            .as_deref()
-            .map(|s| (s, cfp_syntax::span::LineIndex::new(s)));
-        let mut depth = 0usize;
-        let mut out = Vec::new();
-        for s in &nt.steps {
-            let (m, e, text_prefix) = match s.kind {
-                StepKind::Intra { method, edge } => (method, edge, ""),
-                StepKind::Api { method, edge, .. } => (method, edge, ""),
-                StepKind::Call { caller, edge, .. } => (caller, edge, ""),
-                StepKind::Return { caller, edge, .. } => {
-                    depth = depth.saturating_sub(1);
-                    (caller, edge, "return to ")
-                }
-            };
-            let text = match (
-                self.program.method(m),
-                self.program.method(m).and_then(|c| c.graph.edge_weight(e)),
-            ) {
-                (Some(cfa), Some(edge)) => {
-                    let p = crate::render::Printer::new(&self.program, cfa);
-                    format!("{text_prefix}{}", p.edge(edge, "; "))
-                }
-                _ => String::new(),
-            };
-            let line = match &index {
-                Some((src, ix)) if !(s.span.start == 0 && s.span.end == 0) => {
-                    ix.line_col(src, s.span.start as usize).line
-                }
-                _ => 0,
-            };
-            let text = if matches!(s.kind, StepKind::Return { .. }) {
-                format!("return from {}", self.method_name(s.before.method))
-            } else {
-                text
-            };
-            out.push(TraceLine {
-                line,
-                text,
-                depth,
-                method: self.method_name(s.before.method),
-            });
-            if matches!(s.kind, StepKind::Call { .. }) {
-                depth += 1;
-            }
-        }
-        out
-    }
-
-    fn replay_edges(nt: &NestedTrace) -> Vec<ReplayEdge> {
-        nt.steps
-            .iter()
-            .filter_map(|s| match s.kind {
-                StepKind::Intra { method, edge } | StepKind::Api { method, edge, .. } => {
-                    Some(ReplayEdge {
-                        method: method.index(),
-                        edge: edge.index(),
-                    })
-                }
-                StepKind::Call { caller, edge, .. } => Some(ReplayEdge {
-                    method: caller.index(),
-                    edge: edge.index(),
-                }),
-                StepKind::Return { .. } => None,
-            })
-            .collect()
-    }
-
-    fn values_map(&self, v: &Values) -> BTreeMap<String, String> {
-        let mut out = BTreeMap::new();
-        for w in &v.wildcards {
-            out.insert(w.name.clone(), w.address.to_string());
-        }
-        if let Some(a) = v.initial_alloc {
-            out.insert("%alloc".to_string(), a.to_string());
-        }
-        for s in &v.steps {
-            for (n, val) in &s.values {
-                out.insert(format!("step {:>3}: {n}", s.step), val.to_string());
-            }
-        }
-        out
-    }
-
-    fn path_summary(&self, nt: &NestedTrace) -> String {
-        let lines = self.trace_lines(nt);
-        let mut parts: Vec<String> = Vec::new();
-        for l in lines {
-            let p = if l.line > 0 {
-                format!("{}:{}", l.method, l.line)
-            } else {
-                l.method.clone()
-            };
-            if parts.last() != Some(&p) {
-                parts.push(p);
-            }
-        }
-        parts.join(" -> ")
     }
 
     /// One CEGAR iteration (paper Fig. 11), queueing its events; a verdict or an
@@ -724,28 +583,6 @@ impl<S: Solver> Checker<S> {
                 Ok(c)
             }
         }
-    }
-
-    fn predicates(&self) -> Vec<LocationPredicates> {
-        let mut out = Vec::new();
-        for p in &self.pcfas.methods {
-            if let Some(cfa) = self.program.method(p.method) {
-                for n in cfa.graph.node_indices() {
-                    let preds = p.predicates(n);
-                    if !preds.is_empty() {
-                        out.push(LocationPredicates {
-                            method: cfa.name.clone(),
-                            location: n.index(),
-                            predicates: preds
-                                .iter()
-                                .map(|t| self.session.macros().expand(t).to_string())
-                                .collect(),
-                        });
-                    }
-                }
-            }
-        }
-        out
     }
 }
 

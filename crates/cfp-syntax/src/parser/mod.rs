@@ -14,6 +14,7 @@
 
 mod exprs;
 mod items;
+mod primary;
 mod stmts;
 mod types;
 
