@@ -7,23 +7,25 @@
 //!
 //! **Page → worker** ([`ToWorker`]):
 //! ```text
-//! {"type":"run","program":"…","spec":"…","options":{"max_iterations":50|null},"mode":"run"|"step"}
+//! {"type":"run","run":7,"program":"…","spec":"…","options":{"max_iterations":50|null},"mode":"run"|"step"}
 //! {"type":"step"}      // step mode: run the next iteration (ignored otherwise)
 //! {"type":"cancel"}    // stop the current run
 //! ```
 //! **Worker → page** ([`FromWorker`]):
 //! ```text
 //! {"type":"status","z3":"loading"|"ready"|"error","detail":"…"}
-//! {"type":"event","event":{…}}          // a cfp_core Event, exactly as in `cfp check --record`
-//! {"type":"diagnostics","items":[{"file":"program"|"spec","line":L,"col":C,"message":"…"}]}
-//! {"type":"done","result":{…}}          // exactly the object `cfp check --json --no-timing` prints
-//! {"type":"cancelled"}
-//! {"type":"error","message":"…"}
+//! {"type":"event","run":7,"event":{…}}   // a cfp_core Event, exactly as in `cfp check --record`
+//! {"type":"diagnostics","run":7,"items":[{"file":"program"|"spec","line":L,"col":C,"message":"…"}]}
+//! {"type":"done","run":7,"result":{…}}   // exactly the object `cfp check --json --no-timing` prints
+//! {"type":"cancelled","run":7}
+//! {"type":"error","run":7|null,"message":"…"}
 //! {"type":"crashed","message":"…"}       // the checker panicked: the worker must be replaced
 //! ```
 //! Life of a run: `run` → any number of `event`s → exactly one of `done`, `cancelled`,
 //! `diagnostics` (bad input: the run did not start), `error` (z3 unavailable) or
-//! `crashed` (a panic in the checker; the page replaces the worker).
+//! `crashed` (a panic in the checker; the page replaces the worker). Every message about
+//! a run carries the id the page gave it in `run`, so the page drops whatever an older
+//! run still had in flight when a new one started.
 //! In `"step"` mode the worker runs one CEGAR iteration per `step` message (the first
 //! iteration runs at once on `run`): the events of an iteration end with `refined` or
 //! `finished`. A `run` while another run is active cancels the old one first (its
@@ -45,6 +47,10 @@ use serde::{Deserialize, Serialize};
 pub enum ToWorker {
     /// Start checking `program` against `spec`.
     Run {
+        /// The page's id for this run, echoed on every message about it (so a message of
+        /// an older run that was still in flight is told apart; ids only grow).
+        #[serde(default)]
+        run: u32,
         /// The program text (Java subset).
         program: String,
         /// The protocol spec text.
@@ -129,23 +135,35 @@ pub enum FromWorker {
     },
     /// One driver event (as in `cfp check --record`'s `events`): the core's own type.
     Event {
+        /// The run's id (from [`ToWorker::Run`]).
+        run: u32,
         /// The event (`{"kind": "grammar-built", …}`).
         event: Box<Event>,
     },
     /// The input has errors; the run did not start.
     Diagnostics {
+        /// The run's id.
+        run: u32,
         /// The errors, in source order per file (spec first).
         items: Vec<DiagnosticItem>,
     },
     /// The run finished.
     Done {
+        /// The run's id.
+        run: u32,
         /// The `cfp check --json --no-timing` object (with each strategy's time).
         result: Box<ResultJson>,
     },
     /// The run was cancelled.
-    Cancelled,
+    Cancelled {
+        /// The run's id.
+        run: u32,
+    },
     /// Something failed outside the checker's verdicts (z3 unavailable, a bad message).
     Error {
+        /// The run it ends (`None`: not about a run, e.g. a malformed message).
+        #[serde(default)]
+        run: Option<u32>,
         /// What failed.
         message: String,
     },
@@ -178,12 +196,13 @@ mod tests {
     #[test]
     fn run_message_parses() {
         let m: ToWorker = serde_json::from_str(
-            r#"{"type":"run","program":"p","spec":"s","options":{"max_iterations":null},"mode":"step"}"#,
+            r#"{"type":"run","run":4,"program":"p","spec":"s","options":{"max_iterations":null},"mode":"step"}"#,
         )
         .unwrap();
         assert_eq!(
             m,
             ToWorker::Run {
+                run: 4,
                 program: "p".into(),
                 spec: "s".into(),
                 options: RunOptions::default(),
@@ -205,6 +224,7 @@ mod tests {
             r#"{"type":"status","z3":"ready","detail":"ok"}"#
         );
         let d = FromWorker::Diagnostics {
+            run: 2,
             items: vec![DiagnosticItem {
                 file: InputFile::Spec,
                 line: 1,
@@ -214,13 +234,16 @@ mod tests {
         };
         assert_eq!(
             d.to_json(),
-            r#"{"type":"diagnostics","items":[{"file":"spec","line":1,"col":2,"message":"m"}]}"#
+            r#"{"type":"diagnostics","run":2,"items":[{"file":"spec","line":1,"col":2,"message":"m"}]}"#
         );
         // Every message reads back as itself (the page decodes exactly these types).
         for m in [s, d] {
             let back: FromWorker = serde_json::from_str(&m.to_json()).unwrap();
             assert_eq!(back, m);
         }
-        assert_eq!(FromWorker::Cancelled.to_json(), r#"{"type":"cancelled"}"#);
+        assert_eq!(
+            FromWorker::Cancelled { run: 3 }.to_json(),
+            r#"{"type":"cancelled","run":3}"#
+        );
     }
 }

@@ -39,6 +39,8 @@ mod imp {
     /// A run the page started and has not cancelled.
     struct Active {
         id: u64,
+        /// The page's id of the run (echoed on every message about it).
+        run: u32,
         cancel: CancelFlag,
         /// Step messages received before the run asked for them.
         steps_pending: u32,
@@ -51,7 +53,7 @@ mod imp {
         next_id: u64,
         active: Option<Active>,
         /// A run received while Z3 was loading.
-        queued: Option<(String, String, RunOptions, RunMode)>,
+        queued: Option<Request>,
     }
 
     thread_local! {
@@ -103,6 +105,15 @@ mod imp {
         }
     }
 
+    /// A `run` message.
+    struct Request {
+        run: u32,
+        program: String,
+        spec: String,
+        options: RunOptions,
+        mode: RunMode,
+    }
+
     fn cancel_active() {
         let old = STATE.with(|s| s.borrow_mut().active.take());
         if let Some(a) = old {
@@ -111,20 +122,35 @@ mod imp {
             if let Some(w) = a.step_waiter {
                 let _ = w.call0(&JsValue::NULL);
             }
-            post(&FromWorker::Cancelled);
+            post(&FromWorker::Cancelled { run: a.run });
         }
     }
 
-    fn start_run(program: String, spec: String, options: RunOptions, mode: RunMode) {
+    /// Drops the run waiting for Z3, if any (it is cancelled).
+    fn cancel_queued() {
+        if let Some(q) = STATE.with(|s| s.borrow_mut().queued.take()) {
+            post(&FromWorker::Cancelled { run: q.run });
+        }
+    }
+
+    fn start_run(request: Request) {
         cancel_active();
+        let Request {
+            run: tag,
+            program,
+            spec,
+            options,
+            mode,
+        } = request;
         let prepared = match prepare(&program, &spec, &options) {
             Ok(p) => p,
             Err(EngineError::BadInput(items)) => {
-                post(&FromWorker::Diagnostics { items });
+                post(&FromWorker::Diagnostics { run: tag, items });
                 return;
             }
             Err(e) => {
                 post(&FromWorker::Error {
+                    run: Some(tag),
                     message: e.to_string(),
                 });
                 return;
@@ -137,6 +163,7 @@ mod imp {
             s.next_id += 1;
             s.active = Some(Active {
                 id,
+                run: tag,
                 cancel: cancel.clone(),
                 steps_pending: 0,
                 step_waiter: None,
@@ -171,15 +198,20 @@ mod imp {
                     return;
                 }
                 for e in events {
-                    post(&FromWorker::Event { event: Box::new(e) });
+                    post(&FromWorker::Event {
+                        run: tag,
+                        event: Box::new(e),
+                    });
                 }
                 if run.is_finished() {
                     STATE.with(|s| s.borrow_mut().active = None);
                     match result_for_page(&run) {
                         Some(result) => post(&FromWorker::Done {
+                            run: tag,
                             result: Box::new(result),
                         }),
                         None => post(&FromWorker::Error {
+                            run: Some(tag),
                             message: "the run ended without a verdict".into(),
                         }),
                     }
@@ -195,11 +227,19 @@ mod imp {
     fn on_message(msg: ToWorker) {
         match msg {
             ToWorker::Run {
+                run,
                 program,
                 spec,
                 options,
                 mode,
             } => {
+                let request = Request {
+                    run,
+                    program,
+                    spec,
+                    options,
+                    mode,
+                };
                 let z3 = STATE.with(|s| match &s.borrow().z3 {
                     Z3::Loading => None,
                     Z3::Ready => Some(Ok(())),
@@ -208,11 +248,12 @@ mod imp {
                 match z3 {
                     None => {
                         cancel_active();
-                        STATE
-                            .with(|s| s.borrow_mut().queued = Some((program, spec, options, mode)));
+                        cancel_queued();
+                        STATE.with(|s| s.borrow_mut().queued = Some(request));
                     }
-                    Some(Ok(())) => start_run(program, spec, options, mode),
+                    Some(Ok(())) => start_run(request),
                     Some(Err(e)) => post(&FromWorker::Error {
+                        run: Some(request.run),
                         message: format!("Z3 is not available: {e}"),
                     }),
                 }
@@ -229,10 +270,7 @@ mod imp {
                 }
             }),
             ToWorker::Cancel => {
-                let queued = STATE.with(|s| s.borrow_mut().queued.take());
-                if queued.is_some() {
-                    post(&FromWorker::Cancelled);
-                }
+                cancel_queued();
                 cancel_active();
             }
         }
@@ -268,6 +306,7 @@ mod imp {
                 match serde_json::from_str::<ToWorker>(&text) {
                     Ok(msg) => on_message(msg),
                     Err(e) => post(&FromWorker::Error {
+                        run: None,
                         message: format!("bad message {text}: {e}"),
                     }),
                 }
@@ -288,8 +327,8 @@ mod imp {
                         z3: Z3Status::Ready,
                         detail: format!("{detail} (loaded in {ms:.0} ms)"),
                     });
-                    if let Some((p, s, o, m)) = STATE.with(|s| s.borrow_mut().queued.take()) {
-                        start_run(p, s, o, m);
+                    if let Some(request) = STATE.with(|s| s.borrow_mut().queued.take()) {
+                        start_run(request);
                     }
                 }
                 Err(e) => {
@@ -299,8 +338,9 @@ mod imp {
                         z3: Z3Status::Error,
                         detail: text.clone(),
                     });
-                    if STATE.with(|s| s.borrow_mut().queued.take()).is_some() {
+                    if let Some(q) = STATE.with(|s| s.borrow_mut().queued.take()) {
                         post(&FromWorker::Error {
+                            run: Some(q.run),
                             message: format!("Z3 is not available: {text}"),
                         });
                     }

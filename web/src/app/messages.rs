@@ -37,6 +37,7 @@ mod tests {
     #[test]
     fn run_message_has_the_agreed_shape() {
         let m = ToWorker::Run {
+            run: 1,
             program: "p".into(),
             spec: "s".into(),
             options: RunOptions {
@@ -47,7 +48,7 @@ mod tests {
         let v = serde_json::to_value(&m).expect("serialise");
         assert_eq!(
             v,
-            serde_json::json!({"type":"run","program":"p","spec":"s",
+            serde_json::json!({"type":"run","run":1,"program":"p","spec":"s",
                 "options":{"max_iterations":null},"mode":"step"})
         );
         assert_eq!(
@@ -67,21 +68,21 @@ mod tests {
             })
         );
         let m = parse_message_text(
-            r#"{"type":"diagnostics","items":[{"file":"spec","line":2,"col":5,"message":"m"}]}"#,
+            r#"{"type":"diagnostics","run":1,"items":[{"file":"spec","line":2,"col":5,"message":"m"}]}"#,
         );
         match m {
-            Ok(FromWorker::Diagnostics { items }) => assert_eq!(items[0].file, InputFile::Spec),
+            Ok(FromWorker::Diagnostics { items, .. }) => assert_eq!(items[0].file, InputFile::Spec),
             other => panic!("unexpected {other:?}"),
         }
     }
 
     #[test]
     fn events_from_the_core_decode() {
-        let msg = r#"{"type":"event","event":{"kind":"refined","iteration":1,
+        let msg = r#"{"type":"event","run":1,"event":{"kind":"refined","iteration":1,
             "clones_added":[{"method":"Main.foo","state":4}],
             "edges_removed":[{"method":"Main.foo","from":0,"to":6}],"predicates_added":19}}"#;
         match parse_message_text(msg).map(|m| match m {
-            FromWorker::Event { event } => Some(*event),
+            FromWorker::Event { event, .. } => Some(*event),
             _ => None,
         }) {
             Ok(Some(Event::Refined { clones_added, .. })) => assert_eq!(clones_added[0].state, 4),
@@ -92,13 +93,17 @@ mod tests {
     #[test]
     fn malformed_messages_are_errors() {
         assert!(parse_message_text("{\"type\":\"bogus\"}").is_err());
-        assert!(parse_message_text(r#"{"type":"done","result":{"verdict":"maybe"}}"#).is_err());
+        assert!(
+            parse_message_text(r#"{"type":"done","run":1,"result":{"verdict":"maybe"}}"#).is_err()
+        );
+        // Messages about a run must say which run.
+        assert!(parse_message_text(r#"{"type":"cancelled"}"#).is_err());
         assert!(parse_message_text("not json").is_err());
     }
 
     #[test]
     fn done_result_decodes_the_cli_json() {
-        let msg = r#"{"type":"done","result":{"verdict":"unknown","iterations":3,
+        let msg = r#"{"type":"done","run":1,"result":{"verdict":"unknown","iterations":3,
             "reason":"the iteration budget of 3 ran out","stats":{"steps":3}}}"#;
         match parse_message_text(msg) {
             Ok(FromWorker::Done { result, .. }) => {

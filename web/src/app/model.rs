@@ -253,9 +253,9 @@ mod tests {
         let rec: serde_json::Value = serde_json::from_str(recording).expect("recording");
         let mut m = RunModel::default();
         for e in rec["events"].as_array().expect("events") {
-            let msg = serde_json::json!({"type": "event", "event": e}).to_string();
+            let msg = serde_json::json!({"type": "event", "run": 1, "event": e}).to_string();
             match parse_message_text(&msg) {
-                Ok(FromWorker::Event { event }) => m.apply(*event),
+                Ok(FromWorker::Event { event, .. }) => m.apply(*event),
                 other => panic!("{other:?}"),
             }
         }

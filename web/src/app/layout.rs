@@ -1,0 +1,114 @@
+//! The page's layout: toolbar, notices, editors and the result panels of [`App`].
+
+use super::editor::{Editor, Lang};
+use super::messages::{Diagnostic, InputFile};
+use super::model::Shared;
+use super::pcfa::PcfaView;
+use super::share_panel::SharePanel;
+use super::state::Msg;
+use super::views::{CounterexampleView, GrammarView, StatsTable, Timeline};
+use super::App;
+use yew::prelude::*;
+
+impl App {
+    /// The whole page.
+    pub(super) fn view_page(&self, ctx: &Context<Self>) -> Html {
+        let s = &self.state;
+        let link = ctx.link();
+        let onkeydown = link.batch_callback(|e: KeyboardEvent| {
+            if (e.ctrl_key() || e.meta_key()) && e.key() == "Enter" {
+                e.prevent_default();
+                Some(Msg::Run)
+            } else {
+                None
+            }
+        });
+        let prog_diags: Vec<Diagnostic> = s
+            .diagnostics
+            .iter()
+            .filter(|d| d.file != InputFile::Spec)
+            .cloned()
+            .collect();
+        let spec_diags: Vec<Diagnostic> = s
+            .diagnostics
+            .iter()
+            .filter(|d| d.file == InputFile::Spec)
+            .cloned()
+            .collect();
+        let shown = s.shown_iteration();
+        let record = shown.and_then(|i| s.model.get(i)).cloned();
+        let previous_refinement = shown
+            .and_then(|i| i.checked_sub(1))
+            .and_then(|i| s.model.get(i))
+            .and_then(|r| r.refined.clone());
+        let (cex, feasibility, values, interpolants) = match &record {
+            Some(r) => (
+                r.counterexample.clone(),
+                r.feasibility.clone().map(AttrValue::from),
+                r.values.clone(),
+                r.interpolants.clone(),
+            ),
+            None => (None, None, Shared::default(), None),
+        };
+        let proof = self.view_proof(shown);
+        let share = s.share.clone().map(|texts| {
+            html! { <SharePanel {texts} copy_on_open=true on_close={link.callback(|_| Msg::ToggleShare)} /> }
+        });
+        html! {
+            <div class={classes!("app", s.embed.then_some("embed"))} {onkeydown}
+                 data-mode={s.mode.badge().0} data-pending={s.playback.queue.len().to_string()}
+                 data-shown-iteration={shown.map(|i| i.to_string()).unwrap_or_default()}>
+                { self.view_header(ctx) }
+                { self.view_notices(ctx) }
+                { share.unwrap_or_default() }
+                <main class="layout">
+                    <div class="col editors">
+                        <Editor title="Program" testid="program-editor" lang={Lang::Java}
+                            value={s.program.clone()} on_change={link.callback(Msg::Program)}
+                            diagnostics={prog_diags} highlight={s.highlight} read_only={s.read_only} />
+                        <Editor title="Spec" testid="spec-editor" lang={Lang::Spec}
+                            value={s.spec.clone()} on_change={link.callback(Msg::Spec)}
+                            diagnostics={spec_diags} read_only={s.read_only} />
+                    </div>
+                    <div class="col results">
+                        { self.view_verdict() }
+                        <section class="panel">
+                            <h2>{ "Timeline" }
+                                if s.selected.is_some() {
+                                    <button class="link" onclick={link.callback(|_| Msg::Select(None))}>{ "follow latest" }</button>
+                                }
+                            </h2>
+                            <Timeline iterations={s.model.iterations.clone()} selected={shown}
+                                on_select={link.callback(|i| Msg::Select(Some(i)))} />
+                        </section>
+                        if !s.embed {
+                            <section class="panel">
+                                <h2>{ "Program grammar G_P" }</h2>
+                                <GrammarView iteration={shown.unwrap_or(0)}
+                                    grammar={record.as_ref().and_then(|r| r.grammar.clone())} />
+                            </section>
+                        }
+                        <section class="panel">
+                            <h2>{ "PCFAs" }</h2>
+                            <PcfaView grammar={record.as_ref().and_then(|r| r.grammar.clone())}
+                                previous={shown.and_then(|i| s.model.previous_grammar(i))}
+                                refinement={previous_refinement} />
+                        </section>
+                        <section class="panel">
+                            <h2>{ if proof.is_some() { "Proof" } else { "Counterexample" } }</h2>
+                            { proof.unwrap_or_default() }
+                            <CounterexampleView cex={cex} feasibility={feasibility} values={values}
+                                interpolants={interpolants} on_line={link.callback(Msg::ShowLine)} />
+                        </section>
+                        if !s.embed {
+                            <section class="panel">
+                                <h2>{ "Statistics" }</h2>
+                                <StatsTable result={s.result.clone()} />
+                            </section>
+                        }
+                    </div>
+                </main>
+            </div>
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! Live runs: starting, stepping and cancelling them, and the worker's messages about them
+//! (dropped unless they name the live run).
+
+use super::{Effect, Lifecycle, LiveStage, Mode, PageState};
+use crate::app::messages::{Event, FromWorker, RunMode, RunOptions, ToWorker, Z3Status};
+use crate::app::model::Shared;
+
+impl PageState {
+    pub(super) fn on_run(&mut self, fx: &mut Vec<Effect>) {
+        match self.mode {
+            Mode::Replay => {
+                if self.editors_match_replay() && self.lifecycle == Lifecycle::Idle {
+                    self.start_replay(fx);
+                } else {
+                    fx.push(Effect::NoRender);
+                }
+            }
+            // A `run` while stepping makes the worker cancel the step-mode run first.
+            Mode::Live => {
+                if self.live_stage_is(LiveStage::Running)
+                    || self.live_stage_is(LiveStage::Cancelling)
+                {
+                    fx.push(Effect::NoRender);
+                } else {
+                    self.start_run(RunMode::Run, fx);
+                }
+            }
+            Mode::Unavailable => fx.push(Effect::NoRender),
+        }
+    }
+
+    pub(super) fn on_step(&mut self, fx: &mut Vec<Effect>) {
+        if self.mode != Mode::Live {
+            fx.push(Effect::NoRender);
+            return;
+        }
+        match &mut self.lifecycle {
+            Lifecycle::Live {
+                stage: LiveStage::Stepping { busy },
+                ..
+            } if !*busy => {
+                *busy = true;
+                fx.push(Effect::Post(ToWorker::Step));
+            }
+            Lifecycle::Idle => self.start_run(RunMode::Step, fx),
+            _ => fx.push(Effect::NoRender),
+        }
+    }
+
+    pub(super) fn on_cancel(&mut self, fx: &mut Vec<Effect>) {
+        match &mut self.lifecycle {
+            Lifecycle::Replaying { .. } => {
+                self.playback.queue.clear();
+                self.playback.fast_forward = None;
+                self.lifecycle = Lifecycle::Idle;
+                self.status_note = "replay stopped".into();
+            }
+            Lifecycle::Live { stage, .. } if *stage != LiveStage::Cancelling => {
+                *stage = LiveStage::Cancelling;
+                self.landing = None;
+                fx.push(Effect::Post(ToWorker::Cancel));
+                fx.push(Effect::ArmCancelTimer);
+            }
+            _ => fx.push(Effect::NoRender),
+        }
+    }
+
+    /// Whether a live run is at `stage`.
+    pub(super) fn live_stage_is(&self, stage: LiveStage) -> bool {
+        matches!(&self.lifecycle, Lifecycle::Live { stage: s, .. } if *s == stage)
+    }
+
+    /// Whether `run` is the live run.
+    pub(super) fn is_current(&self, run: u32) -> bool {
+        matches!(&self.lifecycle, Lifecycle::Live { run: r, .. } if *r == run)
+    }
+
+    pub(super) fn ensure_worker(&mut self, fx: &mut Vec<Effect>) {
+        if !self.worker_up {
+            self.worker_up = true;
+            self.z3 = Some(Z3Status::Loading);
+            fx.push(Effect::SpawnWorker);
+        }
+    }
+
+    pub(super) fn restart_worker(&mut self, fx: &mut Vec<Effect>) {
+        self.worker_up = true;
+        self.z3 = Some(Z3Status::Loading);
+        fx.push(Effect::RestartWorker);
+    }
+
+    pub(super) fn start_run(&mut self, mode: RunMode, fx: &mut Vec<Effect>) {
+        if self.isolated {
+            // Run clicked before the deferred start: start the worker now (it queues the
+            // run until Z3 is ready).
+            self.ensure_worker(fx);
+        }
+        if !self.worker_up {
+            self.errors
+                .push("the worker is not running (worker.js failed to start)".into());
+            return;
+        }
+        self.reset_run();
+        self.last_run = self.last_run.wrapping_add(1);
+        let run = self.last_run;
+        fx.push(Effect::Post(ToWorker::Run {
+            run,
+            program: self.program.to_string(),
+            spec: self.spec.to_string(),
+            options: RunOptions {
+                max_iterations: self.budget,
+            },
+            mode,
+        }));
+        let stage = match mode {
+            RunMode::Run => LiveStage::Running,
+            RunMode::Step => LiveStage::Stepping { busy: true },
+        };
+        self.lifecycle = Lifecycle::Live { run, stage };
+        if self.z3 == Some(Z3Status::Loading) {
+            self.status_note = "waiting for Z3 to load…".into();
+        }
+        if mode == RunMode::Run {
+            self.begin_playback(fx);
+        }
+    }
+
+    pub(super) fn on_worker(&mut self, msg: Result<FromWorker, String>, fx: &mut Vec<Effect>) {
+        match msg {
+            Err(e) => {
+                self.errors.push(e);
+                // A worker error during a run (an out-of-memory trap, an uncaught
+                // exception) leaves it unusable. Not when idle: a worker that cannot even
+                // load would be restarted forever.
+                if matches!(self.lifecycle, Lifecycle::Live { .. }) {
+                    self.end_failed_run(fx);
+                    self.restart_worker(fx);
+                }
+            }
+            Ok(FromWorker::Status { z3, detail }) => {
+                self.z3 = Some(z3);
+                self.z3_detail = detail;
+                if z3 != Z3Status::Loading {
+                    self.status_note.clear();
+                }
+                if z3 == Z3Status::Error {
+                    self.errors
+                        .push(format!("Z3 failed to load: {}", self.z3_detail));
+                }
+            }
+            Ok(FromWorker::Event { run, event }) => {
+                // Another run's, or after `cancel`: dropped (the view freezes at the click).
+                let Lifecycle::Live {
+                    run: current,
+                    stage,
+                } = &mut self.lifecycle
+                else {
+                    fx.push(Effect::NoRender);
+                    return;
+                };
+                if *current != run || *stage == LiveStage::Cancelling {
+                    fx.push(Effect::NoRender);
+                    return;
+                }
+                if matches!(*event, Event::Refined { .. } | Event::Finished { .. }) {
+                    if let LiveStage::Stepping { busy } = stage {
+                        *busy = false;
+                    }
+                }
+                // Kept as JSON for recordings in share links.
+                self.log
+                    .events
+                    .push(serde_json::to_value(&*event).unwrap_or_default());
+                self.enqueue(*event);
+                self.drain_if_instant();
+            }
+            Ok(FromWorker::Diagnostics { run, items }) => {
+                if !self.is_current(run) {
+                    fx.push(Effect::NoRender);
+                    return;
+                }
+                // Bad input: the run did not start.
+                self.abandon_live(fx);
+                self.diagnostics = items;
+                self.status_note = "the input has errors".into();
+            }
+            Ok(FromWorker::Done { run, result }) => {
+                if !self.is_current(run) {
+                    fx.push(Effect::NoRender);
+                    return;
+                }
+                if self.live_stage_is(LiveStage::Cancelling) {
+                    // Finished before the cancel reached the worker: the page stays as
+                    // the click left it.
+                    self.abandon_live(fx);
+                    self.status_note = "cancelled".into();
+                    return;
+                }
+                self.end_live(fx);
+                // Step mode posts the same events as a full run: both are recordings.
+                self.log.result = Some(serde_json::to_value(&*result).unwrap_or_default());
+                self.received_iterations = self.received_iterations.max(result.iterations);
+                self.result = Some(Shared::new(*result));
+                self.playback.fast_forward = None;
+                self.drain_if_instant();
+                self.land();
+            }
+            Ok(FromWorker::Cancelled { run }) => {
+                // A `run` during a run cancels the old one first: that `cancelled` names
+                // the old run and is dropped.
+                if !self.is_current(run) {
+                    fx.push(Effect::NoRender);
+                    return;
+                }
+                self.abandon_live(fx);
+                self.status_note = "cancelled".into();
+            }
+            Ok(FromWorker::Error { run, message }) => {
+                self.errors.push(message);
+                if run.is_some_and(|r| self.is_current(r)) {
+                    self.abandon_live(fx);
+                }
+            }
+            Ok(FromWorker::Crashed { message }) => {
+                self.errors.push(message);
+                self.end_failed_run(fx);
+                self.restart_worker(fx);
+            }
+        }
+    }
+
+    /// The live run ended: idle, no cancel timer.
+    pub(super) fn end_live(&mut self, fx: &mut Vec<Effect>) {
+        if self.live_stage_is(LiveStage::Cancelling) {
+            fx.push(Effect::DisarmCancelTimer);
+        }
+        self.lifecycle = Lifecycle::Idle;
+    }
+
+    /// The live run ended without a verdict: nothing to land on either.
+    pub(super) fn abandon_live(&mut self, fx: &mut Vec<Effect>) {
+        self.end_live(fx);
+        self.landing = None;
+    }
+
+    /// The worker failed during a run: the run ends here, without a verdict.
+    pub(super) fn end_failed_run(&mut self, fx: &mut Vec<Effect>) {
+        if matches!(self.lifecycle, Lifecycle::Live { .. }) {
+            self.abandon_live(fx);
+            self.status_note = "the run failed (see the error); the checker was restarted".into();
+        }
+    }
+}

@@ -1,0 +1,408 @@
+//! The page's transitions, natively: runs, cancels, steps, replays and links, message by
+//! message, with the effects each one asks for.
+
+use super::*;
+use crate::app::examples;
+use crate::app::messages::{event_iteration, VerdictName};
+use crate::app::page_url::PageParams;
+use crate::app::startup::Startup;
+
+/// A recording of 3 iterations (a violation found at the third).
+const BUG: &str = include_str!("../../../../static/examples/records/paper-fig2-bug.record.json");
+
+fn page(isolated: bool) -> Startup {
+    Startup {
+        params: PageParams::default(),
+        state: None,
+        hash: String::new(),
+        base: "https://example.org/play/".into(),
+        isolated,
+        errors: Vec::new(),
+        notices: Vec::new(),
+    }
+}
+
+/// The recording's events, its result, and a share state holding its inputs.
+fn bug_run() -> (Vec<Event>, RunResult, ShareState) {
+    let loaded = startup::record_from_file("bug.json", BUG).expect("valid recording");
+    let v: Value = serde_json::from_str(BUG).expect("json");
+    let state = ShareState {
+        program: loaded.inputs.program.clone(),
+        spec: loaded.inputs.spec.clone(),
+        options: ShareOptions::default(),
+        iteration: None,
+        embed: EmbedOptions::default(),
+        record: Some(Recording {
+            events: v["events"].as_array().cloned().unwrap_or_default(),
+            result: v["result"].clone(),
+        }),
+    };
+    (loaded.run.events, loaded.run.result, state)
+}
+
+/// A live page whose worker is up with Z3 ready.
+fn live_page(startup: Startup) -> PageState {
+    let mut s = PageState::new(examples::gallery(), startup);
+    let fx = s.reduce(Msg::Started);
+    assert!(fx.contains(&Effect::SpawnWorkerAfterPaint), "{fx:?}");
+    s.reduce(Msg::SpawnWorker);
+    s.reduce(Msg::Worker(Ok(FromWorker::Status {
+        z3: Z3Status::Ready,
+        detail: String::new(),
+    })));
+    s
+}
+
+/// The id of the run the effects start, and its mode.
+fn started_run(fx: &[Effect]) -> (u32, RunMode) {
+    fx.iter()
+        .find_map(|e| match e {
+            Effect::Post(ToWorker::Run { run, mode, .. }) => Some((*run, *mode)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no run started: {fx:?}"))
+}
+
+fn event(run: u32, e: &Event) -> Msg {
+    Msg::Worker(Ok(FromWorker::Event {
+        run,
+        event: Box::new(e.clone()),
+    }))
+}
+
+/// The events of iteration `i` (the ones carrying it), in order.
+fn iteration(events: &[Event], i: u32) -> Vec<Event> {
+    events
+        .iter()
+        .filter(|e| event_iteration(e) == Some(i))
+        .cloned()
+        .collect()
+}
+
+/// Ticks until every queued event is shown.
+fn play_out(s: &mut PageState) {
+    while !s.playback.queue.is_empty() {
+        s.reduce(Msg::Tick);
+    }
+}
+
+fn instant(s: &mut PageState) {
+    s.reduce(Msg::Speed(0));
+}
+
+#[test]
+fn cancel_during_step_mode_stops_at_the_click() {
+    let (events, _, _) = bug_run();
+    let mut s = live_page(page(true));
+    instant(&mut s);
+    let fx = s.reduce(Msg::Step);
+    let (run, mode) = started_run(&fx);
+    assert_eq!(mode, RunMode::Step);
+    assert!(!s.can_step(), "the first iteration is being computed");
+    for e in &iteration(&events, 1) {
+        s.reduce(event(run, e));
+    }
+    assert!(s.can_step(), "iteration 1 ended with `refined`");
+    assert_eq!(s.model.iterations.len(), 1);
+    assert_eq!(s.reduce(Msg::Step), vec![Effect::Post(ToWorker::Step)]);
+    assert!(!s.can_step());
+    let fx = s.reduce(Msg::Cancel);
+    assert_eq!(
+        fx,
+        vec![Effect::Post(ToWorker::Cancel), Effect::ArmCancelTimer]
+    );
+    assert_eq!(s.phase_text(), "cancelling…");
+    assert!(!s.can_step() && s.run_button().disabled);
+    // What the worker had already computed of iteration 2 arrives after the click.
+    for e in &iteration(&events, 2) {
+        assert_eq!(s.reduce(event(run, e)), vec![Effect::NoRender]);
+    }
+    assert_eq!(s.model.iterations.len(), 1, "the view froze at the click");
+    let fx = s.reduce(Msg::Worker(Ok(FromWorker::Cancelled { run })));
+    assert_eq!(fx, vec![Effect::DisarmCancelTimer]);
+    assert_eq!(s.lifecycle, Lifecycle::Idle);
+    assert_eq!(s.phase_text(), "cancelled");
+    assert!(s.can_step() && !s.run_button().disabled && !s.busy());
+    // The grace timer, if it still fired, changes nothing.
+    assert_eq!(s.reduce(Msg::CancelTimeout), vec![Effect::NoRender]);
+    assert!(s.result.is_none());
+}
+
+#[test]
+fn a_cancel_the_worker_does_not_answer_restarts_it() {
+    let mut s = live_page(page(true));
+    let (run, _) = started_run(&s.reduce(Msg::Step));
+    s.reduce(Msg::Cancel);
+    assert_eq!(s.reduce(Msg::CancelTimeout), vec![Effect::RestartWorker]);
+    assert_eq!(s.lifecycle, Lifecycle::Idle);
+    assert_eq!(s.phase_text(), "cancelled (worker restarted)");
+    assert_eq!(s.z3, Some(Z3Status::Loading));
+    // The old worker is gone; anything of its run still queued is dropped.
+    let late = s.reduce(Msg::Worker(Ok(FromWorker::Cancelled { run })));
+    assert_eq!(late, vec![Effect::NoRender]);
+}
+
+#[test]
+fn a_late_cancelled_after_a_new_run_is_dropped() {
+    let (events, result, _) = bug_run();
+    let mut s = live_page(page(true));
+    instant(&mut s);
+    let (old, _) = started_run(&s.reduce(Msg::Step));
+    for e in &iteration(&events, 1) {
+        s.reduce(event(old, e));
+    }
+    // Run while stepping: the worker cancels the step-mode run first.
+    let (new, mode) = started_run(&s.reduce(Msg::Run));
+    assert_eq!(mode, RunMode::Run);
+    assert_ne!(new, old);
+    assert!(s.model.iterations.is_empty(), "the new run starts empty");
+    // The old run's last events and its `cancelled` were in flight.
+    for e in &iteration(&events, 2) {
+        assert_eq!(s.reduce(event(old, e)), vec![Effect::NoRender]);
+    }
+    let fx = s.reduce(Msg::Worker(Ok(FromWorker::Cancelled { run: old })));
+    assert_eq!(fx, vec![Effect::NoRender]);
+    assert_eq!(
+        s.lifecycle,
+        Lifecycle::Live {
+            run: new,
+            stage: LiveStage::Running
+        }
+    );
+    for e in &events {
+        s.reduce(event(new, e));
+    }
+    s.reduce(Msg::Worker(Ok(FromWorker::Done {
+        run: new,
+        result: Box::new(result),
+    })));
+    assert_eq!(s.lifecycle, Lifecycle::Idle);
+    assert_eq!(s.model.iterations.len(), 3);
+    let r = s.result.as_ref().expect("a verdict");
+    assert_eq!(r.verdict, VerdictName::Violation);
+    assert_eq!(s.shown_count(), 3);
+    // The finished run is a recording for share links.
+    assert_eq!(
+        s.current_recording().map(|r| r.events.len()),
+        Some(events.len())
+    );
+}
+
+/// A page opened from a link selecting `iteration`: runs live, or replays `record`.
+fn opened_link(iteration: u32, isolated: bool) -> (PageState, Vec<Effect>) {
+    let (_, _, mut state) = bug_run();
+    state.iteration = Some(iteration);
+    if isolated {
+        state.record = None;
+    }
+    let mut s = PageState::new(
+        examples::gallery(),
+        Startup {
+            state: Some(state),
+            ..page(isolated)
+        },
+    );
+    let mut fx = s.reduce(Msg::Started);
+    if isolated {
+        fx = s.reduce(Msg::SpawnWorker);
+    }
+    (s, fx)
+}
+
+#[test]
+fn a_link_landing_past_the_last_iteration_shows_the_last_one() {
+    let (events, result, _) = bug_run();
+    let (mut s, fx) = opened_link(9, true);
+    let (run, mode) = started_run(&fx);
+    assert_eq!(mode, RunMode::Run, "a link runs at once");
+    for e in &events {
+        s.reduce(event(run, e));
+    }
+    s.reduce(Msg::Worker(Ok(FromWorker::Done {
+        run,
+        result: Box::new(result.clone()),
+    })));
+    play_out(&mut s);
+    assert_eq!(s.selected, None);
+    assert_eq!(s.shown_iteration(), Some(3));
+    assert!(
+        s.notices
+            .iter()
+            .any(|n| n == "the link selects iteration 9, but this run has 3; showing the last one"),
+        "{:?}",
+        s.notices
+    );
+    // Within the run, the link's iteration is selected once the run is done.
+    let (mut s, fx) = opened_link(2, true);
+    let (run, _) = started_run(&fx);
+    for e in &events {
+        s.reduce(event(run, e));
+    }
+    assert_eq!(s.selected, None, "not before the verdict");
+    s.reduce(Msg::Worker(Ok(FromWorker::Done {
+        run,
+        result: Box::new(result),
+    })));
+    assert_eq!(s.selected, Some(2));
+    assert!(s.notices.is_empty(), "{:?}", s.notices);
+}
+
+#[test]
+fn a_replayed_link_lands_too() {
+    let (mut s, _) = opened_link(9, false);
+    assert_eq!(s.mode, Mode::Replay);
+    for _ in 0..100 {
+        s.reduce(Msg::Tick);
+    }
+    assert_eq!(s.lifecycle, Lifecycle::Idle);
+    assert_eq!(s.shown_iteration(), Some(3));
+    assert_eq!(s.notices.len(), 1, "{:?}", s.notices);
+    let (mut s, _) = opened_link(1, false);
+    while s.busy() {
+        s.reduce(Msg::Tick);
+    }
+    assert_eq!(s.selected, Some(1));
+}
+
+/// An embed replaying the recording, `start=K`, not autoplaying.
+fn embed_at(start: u32) -> PageState {
+    let (_, _, state) = bug_run();
+    let mut s = PageState::new(
+        examples::gallery(),
+        Startup {
+            state: Some(state),
+            params: PageParams {
+                embed: true,
+                start_at: Some(start),
+                ..PageParams::default()
+            },
+            ..page(false)
+        },
+    );
+    let fx = s.reduce(Msg::Started);
+    assert!(
+        fx.contains(&Effect::StartTicker {
+            period_ms: EMBED_SPEED_MS
+        }),
+        "{fx:?}"
+    );
+    s
+}
+
+#[test]
+fn replay_fast_forwards_to_start_and_waits_there() {
+    let (events, _, _) = bug_run();
+    let mut s = embed_at(2);
+    assert!(matches!(s.lifecycle, Lifecycle::Replaying { .. }));
+    assert_eq!(s.model.iterations.len(), 2, "iterations 1 and 2 at once");
+    assert_eq!(s.playback.queue.len(), iteration(&events, 3).len() + 1);
+    assert!(s.playback.paused, "paused at `start` without autoplay");
+    assert_eq!(s.phase_text(), "replay paused");
+    assert_eq!(s.reduce(Msg::Tick), vec![Effect::NoRender]);
+    s.reduce(Msg::TogglePause);
+    let mut ticks = 0;
+    while s.busy() {
+        s.reduce(Msg::Tick);
+        ticks += 1;
+    }
+    assert_eq!(ticks, iteration(&events, 3).len() + 1, "one event per tick");
+    assert_eq!(s.model.iterations.len(), 3);
+    assert_eq!(
+        s.result.as_ref().map(|r| r.verdict),
+        Some(VerdictName::Violation)
+    );
+}
+
+#[test]
+fn replay_start_past_the_end_shows_the_end() {
+    let s = embed_at(10);
+    assert_eq!(s.lifecycle, Lifecycle::Idle, "nothing left to play");
+    assert_eq!(s.model.iterations.len(), 3);
+    assert_eq!(s.result.as_ref().map(|r| r.iterations), Some(3));
+}
+
+#[test]
+fn a_cancelled_replay_stops_and_replays_again() {
+    let mut s = embed_at(1);
+    s.reduce(Msg::TogglePause);
+    s.reduce(Msg::Tick);
+    assert!(s.busy());
+    assert_eq!(s.reduce(Msg::Cancel), Vec::new());
+    assert_eq!(s.phase_text(), "replay stopped");
+    assert!(s.playback.queue.is_empty() && s.result.is_none());
+    assert!(!s.run_button().disabled, "Replay again");
+    s.reduce(Msg::Run);
+    assert!(matches!(s.lifecycle, Lifecycle::Replaying { .. }));
+}
+
+#[test]
+fn bad_input_ends_the_run_with_diagnostics() {
+    let mut s = live_page(page(true));
+    let (run, _) = started_run(&s.reduce(Msg::Run));
+    let items = vec![Diagnostic {
+        file: InputFile::Spec,
+        line: 2,
+        col: 5,
+        message: "unknown nonterminal".into(),
+    }];
+    // Another run's diagnostics are not this one's.
+    s.reduce(Msg::Worker(Ok(FromWorker::Diagnostics {
+        run: run + 7,
+        items: items.clone(),
+    })));
+    assert!(s.busy() && s.diagnostics.is_empty());
+    s.reduce(Msg::Worker(Ok(FromWorker::Diagnostics { run, items })));
+    assert!(!s.busy());
+    assert_eq!(s.diagnostics.len(), 1);
+    assert_eq!(s.phase_text(), "the input has errors");
+}
+
+#[test]
+fn a_crash_ends_the_run_and_replaces_the_worker() {
+    let (events, _, _) = bug_run();
+    let mut s = live_page(page(true));
+    let (run, _) = started_run(&s.reduce(Msg::Run));
+    let fx = s.reduce(Msg::Worker(Ok(FromWorker::Crashed {
+        message: "the checker crashed (a bug): boom".into(),
+    })));
+    assert_eq!(fx, vec![Effect::RestartWorker]);
+    assert_eq!(s.lifecycle, Lifecycle::Idle);
+    assert_eq!(s.errors.len(), 1);
+    let finished = events.last().expect("events");
+    assert_eq!(s.reduce(event(run, finished)), vec![Effect::NoRender]);
+    // A worker error while idle (Z3 failed to load) does not loop restarts.
+    assert_eq!(
+        s.reduce(Msg::Worker(Err("worker error: x".into()))),
+        Vec::new()
+    );
+    // Posting failed: the run cannot start, and says why.
+    let (run, _) = started_run(&s.reduce(Msg::Run));
+    s.reduce(Msg::WorkerFailed("postMessage failed: x".into()));
+    assert!(!s.busy() && !s.worker_up);
+    assert!(!s.is_current(run));
+}
+
+#[test]
+fn editing_forgets_the_link_and_lints_later() {
+    let mut s = live_page(Startup {
+        hash: "#v1.abc".into(),
+        ..page(true)
+    });
+    let fx = s.reduce(Msg::Program("class A {}".into()));
+    assert_eq!(
+        fx,
+        vec![Effect::SetHash(String::new()), Effect::ScheduleLint]
+    );
+    // The page removed the fragment itself: its `hashchange` is not a new link.
+    assert_eq!(
+        s.reduce(Msg::HashChanged(String::new())),
+        vec![Effect::NoRender]
+    );
+    assert_eq!(
+        s.reduce(Msg::HashChanged("#v1.other".into())),
+        vec![Effect::Reload]
+    );
+    s.reduce(Msg::Spec("S -> ;".into()));
+    s.reduce(Msg::Lint);
+    assert!(!s.diagnostics.is_empty(), "the spec does not parse");
+}

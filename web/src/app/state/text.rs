@@ -1,0 +1,156 @@
+//! What the toolbar and verdict bar say, decided from the state (so it is tested with it).
+
+use super::{Lifecycle, LiveStage, Mode, PageState};
+use crate::protocol::Z3Status;
+
+/// The run / replay button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunButton {
+    /// Its label.
+    pub label: &'static str,
+    /// Its tooltip.
+    pub title: &'static str,
+    /// Whether it is disabled.
+    pub disabled: bool,
+}
+
+impl Mode {
+    /// The badge's text and tooltip.
+    pub fn badge(self) -> (&'static str, &'static str) {
+        match self {
+            Mode::Live => ("live", "checks run in your browser with Z3"),
+            Mode::Replay => (
+                "replay",
+                "a recorded run is played back; no live Z3 (the page is not cross-origin isolated, or replay was asked for)",
+            ),
+            Mode::Unavailable => (
+                "no live Z3",
+                "this page is not cross-origin isolated, so Z3 cannot run here, and there is no recorded run to replay",
+            ),
+        }
+    }
+}
+
+impl PageState {
+    /// Whether a run or replay is in progress (the cancel button is enabled).
+    pub fn busy(&self) -> bool {
+        self.lifecycle != Lifecycle::Idle
+    }
+
+    /// Whether a step-mode run is active (the step button reads "Next step").
+    pub fn stepping(&self) -> bool {
+        matches!(
+            self.lifecycle,
+            Lifecycle::Live {
+                stage: LiveStage::Stepping { .. },
+                ..
+            }
+        )
+    }
+
+    /// Whether the step button is enabled: live, and idle or waiting for the next step.
+    pub fn can_step(&self) -> bool {
+        self.mode == Mode::Live
+            && matches!(
+                self.lifecycle,
+                Lifecycle::Idle
+                    | Lifecycle::Live {
+                        stage: LiveStage::Stepping { busy: false },
+                        ..
+                    }
+            )
+    }
+
+    /// The run / replay button.
+    pub fn run_button(&self) -> RunButton {
+        let live = matches!(self.lifecycle, Lifecycle::Live { .. });
+        let (label, title, disabled) = match self.mode {
+            Mode::Replay if !self.editors_match_replay() => (
+                "Run",
+                "Edited code needs live Z3, which needs a cross-origin-isolated page (see the notice)",
+                true,
+            ),
+            Mode::Replay => ("Replay", "Play the recorded run again", self.busy()),
+            Mode::Live => ("Run", "Run (Ctrl+Enter)", live && !self.stepping()),
+            Mode::Unavailable => (
+                "Run",
+                "Live checking needs a cross-origin-isolated page (see the notice)",
+                true,
+            ),
+        };
+        RunButton {
+            label,
+            title,
+            disabled,
+        }
+    }
+
+    /// The phase shown in the verdict bar.
+    pub fn phase_text(&self) -> String {
+        match &self.lifecycle {
+            Lifecycle::Idle if self.result.is_some() => "done".to_owned(),
+            Lifecycle::Idle => self.status_note.clone(),
+            Lifecycle::Live { stage, .. } => match stage {
+                LiveStage::Running => format!("running… {}", self.status_note),
+                LiveStage::Stepping { .. } => format!("step mode {}", self.status_note),
+                LiveStage::Cancelling => "cancelling…".to_owned(),
+            },
+            Lifecycle::Replaying { .. } if self.playback.paused => "replay paused".to_owned(),
+            Lifecycle::Replaying { .. } => "replaying…".to_owned(),
+        }
+    }
+
+    /// Z3's state in the toolbar.
+    pub fn z3_text(&self) -> &'static str {
+        match self.z3 {
+            None if self.mode != Mode::Live => "Z3: not available",
+            None => "Z3: not started",
+            Some(Z3Status::Loading) => "Z3: loading…",
+            Some(Z3Status::Ready) => "Z3: ready",
+            Some(Z3Status::Error) => "Z3: error",
+        }
+    }
+
+    /// The page's title for share links.
+    pub fn share_title(&self) -> String {
+        let what = self
+            .examples
+            .iter()
+            .find(|e| e.entry.id == self.example_id)
+            .map_or("custom program".to_owned(), |e| e.entry.title.clone());
+        match &self.result {
+            Some(r) => format!("cfplay: {} — {what}", r.verdict.as_str()),
+            None => format!("cfplay: {what}"),
+        }
+    }
+
+    /// The notices shown at the top: the stored ones and what the mode implies.
+    pub fn all_notices(&self) -> Vec<String> {
+        let mut notices = self.notices.clone();
+        if self.mode == Mode::Replay
+            && !self.editors_match_replay()
+            && !self.isolated
+            && !self.record_loading
+        {
+            notices.push(
+                "This page is not cross-origin isolated, so Z3 cannot run here: the gallery \
+                 examples and recorded runs replay, but edited code cannot be checked. Serve the \
+                 playground with COOP/COEP headers (`cargo xtask serve`), or open it at the top \
+                 level of a secure page so its service worker can enable live mode."
+                    .to_owned(),
+            );
+        }
+        if self.mode == Mode::Unavailable {
+            notices.push(if self.record_loading {
+                "Loading the recorded run…".to_owned()
+            } else {
+                "This page is not cross-origin isolated, so Z3 cannot run here and there is no \
+                 recorded run to replay. Serve the playground with COOP/COEP headers \
+                 (`cargo xtask serve`), or open it at the top level of a secure page so its \
+                 service worker can enable live mode, or use a link that carries a recording."
+                    .to_owned()
+            });
+        }
+        notices
+    }
+}
