@@ -225,6 +225,17 @@ check('pcfa-ids-match-the-core', async (ctx) => {
       seen.push(`it${g.iteration} ${p.method}: ${p.cloned.length} cloned, ${p.removed.length} removed`);
     }
   }
+  // The interpolants table names each predicate as the core defined it, marking the new ones.
+  const interp = rec.events.find((e) => e.kind === 'interpolants' && e.iteration === 1);
+  assert.ok(interp?.predicates?.length > 0, 'the recording names no predicate at iteration 1');
+  await page.locator(L.tid('timeline-item')).nth(0).click();
+  await page.locator('summary', { hasText: 'Interpolants per location' }).first().click();
+  await page.waitForSelector('[data-testid="interpolants"] [data-predicate]', { timeout: 10000 });
+  const shownNew = await page.evaluate(() => [...document.querySelectorAll('[data-testid="interpolants"] .predicate.new')]
+    .map((e) => `${e.getAttribute('data-predicate')}: ${e.querySelector('code')?.textContent}`));
+  const wanted = interp.predicates.map((p) => `${p.name}: ${p.text}`);
+  assert.deepEqual([...new Set(shownNew)].sort(), [...wanted].sort(), 'named predicates of iteration 1');
+  seen.push(`it1 predicates ${wanted.join(', ')}`);
   await L.screenshot(page, '04-pcfa-ids');
   return `${ex.id}: ${seen.join('; ')}`;
 });

@@ -9,6 +9,7 @@
 //! Architecture invariant: knows nothing of programs or grammars.
 
 pub mod answer;
+pub mod infix;
 #[cfg(feature = "native")]
 pub mod native;
 pub mod session;
@@ -17,6 +18,7 @@ pub mod solver;
 pub mod term;
 
 pub use answer::{CheckSat, HornSolution, Model, Value};
+pub use infix::Infix;
 #[cfg(feature = "native")]
 pub use native::NativeZ3;
 pub use session::{

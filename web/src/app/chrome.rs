@@ -4,6 +4,7 @@
 use super::messages::VerdictName;
 use super::state::{Mode, Msg, RunButton, DEFAULT_SPEED_MS};
 use super::{page_url, App, BUDGETS, SPEEDS};
+use cfp_core::check::{LocationPredicates, Verdict};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -156,12 +157,44 @@ impl App {
             return None;
         }
         let preds = r.stats.total_predicates;
+        let locations = match self.state.model.finished.as_ref().map(|f| &f.verdict) {
+            Some(Verdict::Verified { certificate, .. }) => certificate.predicates.clone(),
+            _ => Vec::new(),
+        };
+        let defined = &self.state.model.predicates;
+        // Each name with its readable text (its SMT-LIB formula when no event defined it).
+        let named = |l: &LocationPredicates| -> Html {
+            l.names
+                .iter()
+                .zip(&l.predicates)
+                .map(|(n, smt)| match defined.get(n) {
+                    Some(d) => html! { <><code title={d.smt.clone()}>{ format!("{n}: {}", d.text) }</code>{ " " }</> },
+                    None => html! { <><code>{ format!("{n}: {smt}") }</code>{ " " }</> },
+                })
+                .collect()
+        };
         Some(html! {
             <div class="proof" data-testid="proof">
                 <p><strong>{ "Proof. " }</strong>
                     { format!("At iteration {}, the program grammar G_P is included in the spec's \
                                language: every call sequence the program can make is allowed. The abstraction \
                                used {preds} predicate(s).", r.iterations) }</p>
+                if locations.iter().any(|l| !l.names.is_empty()) {
+                    <details class="small" data-testid="proof-predicates">
+                        <summary>{ "The predicates, per location" }</summary>
+                        <table class="interpolants">
+                            <tbody>
+                                { for locations.iter().map(|l| html! {
+                                    <tr>
+                                        <td>{ l.method.clone() }</td>
+                                        <td>{ format!("n{}", l.location) }</td>
+                                        <td>{ named(l) }</td>
+                                    </tr>
+                                }) }
+                            </tbody>
+                        </table>
+                    </details>
+                }
             </div>
         })
     }

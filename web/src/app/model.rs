@@ -5,8 +5,8 @@
 use super::messages::{
     DerivationNode, Event, GrammarDiff, LocationAtoms, PcfaView, TraceLine, VerdictName,
 };
-use cfp_core::check::{EdgeRefOut, Production, StateRefOut, Verdict};
-use std::collections::BTreeMap;
+use cfp_core::check::{EdgeRefOut, NamedPredicate, Production, StateRefOut, Verdict};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// An `Rc` compared by pointer, so Yew props holding big data compare in O(1) and a view
@@ -80,6 +80,17 @@ pub struct Refinement {
     pub predicates_added: usize,
 }
 
+/// The predicates that refined one iteration's path away.
+#[derive(Debug, PartialEq)]
+pub struct InterpolantsData {
+    /// Atoms (with their names) per location.
+    pub per_location: Vec<LocationAtoms>,
+    /// The names this iteration introduced.
+    pub introduced: BTreeSet<String>,
+    /// Every name the run has defined up to this iteration.
+    pub defined: Shared<BTreeMap<String, NamedPredicate>>,
+}
+
 /// Everything one CEGAR iteration produced so far.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct IterationRecord {
@@ -95,13 +106,13 @@ pub struct IterationRecord {
     pub feasibility: Option<String>,
     /// Concrete values (feasible paths).
     pub values: Shared<BTreeMap<String, String>>,
-    /// Interpolant atoms per location.
-    pub interpolants: Option<Shared<Vec<LocationAtoms>>>,
+    /// Interpolants: the predicates that refined this iteration's path away.
+    pub interpolants: Option<Shared<InterpolantsData>>,
     /// Refinement.
     pub refined: Option<Shared<Refinement>>,
 }
 
-impl Default for Shared<BTreeMap<String, String>> {
+impl<K: Ord, V> Default for Shared<BTreeMap<K, V>> {
     fn default() -> Self {
         Shared::new(BTreeMap::new())
     }
@@ -133,6 +144,8 @@ pub struct RunModel {
     pub iterations: Vec<IterationRecord>,
     /// Set by the `finished` event.
     pub finished: Option<FinishedVerdict>,
+    /// Every predicate named so far (`p1` → its formula).
+    pub predicates: Shared<BTreeMap<String, NamedPredicate>>,
 }
 
 impl RunModel {
@@ -198,8 +211,21 @@ impl RunModel {
             Event::Interpolants {
                 iteration,
                 per_location,
+                predicates,
                 ..
-            } => self.record(iteration).interpolants = Some(Shared::new(per_location)),
+            } => {
+                let introduced = predicates.iter().map(|p| p.name.clone()).collect();
+                if !predicates.is_empty() {
+                    let mut defined = (*self.predicates).clone();
+                    defined.extend(predicates.into_iter().map(|p| (p.name.clone(), p)));
+                    self.predicates = Shared::new(defined);
+                }
+                self.record(iteration).interpolants = Some(Shared::new(InterpolantsData {
+                    per_location,
+                    introduced,
+                    defined: self.predicates.clone(),
+                }));
+            }
             Event::Refined {
                 iteration,
                 clones_added,
@@ -283,6 +309,44 @@ mod tests {
         let f = m.finished.expect("finished");
         assert_eq!(f.name, VerdictName::Verified);
         assert_eq!(f.iterations, 2);
+    }
+
+    /// Interpolants name their predicates: each name is defined once, in the iteration that
+    /// introduced it, and later iterations refer to it (paper-fig2-bug: `p1` = `l == $1`).
+    #[test]
+    fn interpolants_carry_named_predicates() {
+        let m = replay(include_str!(
+            "../../../static/examples/records/paper-fig2-bug.record.json"
+        ));
+        let it1 = m.iterations[0]
+            .interpolants
+            .clone()
+            .expect("iteration 1 refined");
+        let it2 = m.iterations[1]
+            .interpolants
+            .clone()
+            .expect("iteration 2 refined");
+        assert!(it1.introduced.contains("p1"));
+        assert_eq!(
+            it1.defined.get("p1").map(|p| p.text.as_str()),
+            Some("l == $1")
+        );
+        assert_eq!(
+            it1.defined.get("p1").map(|p| p.smt.as_str()),
+            Some("(= l $1)")
+        );
+        assert!(
+            !it2.introduced.contains("p1"),
+            "p1 is not new at iteration 2"
+        );
+        for l in it1.per_location.iter().chain(&it2.per_location) {
+            assert_eq!(l.names.len(), l.atoms.len());
+            for (name, smt) in l.names.iter().zip(&l.atoms) {
+                let def = it2.defined.get(name).expect("every name is defined");
+                assert_eq!(&def.smt, smt);
+            }
+        }
+        assert!(it2.defined.len() > it1.defined.len());
     }
 
     /// The gallery's `cfp check --record --no-timing` of the paper's example: every event

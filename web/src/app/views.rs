@@ -4,8 +4,10 @@
 //! Views take [`Shared`] data, compared by pointer, so a new event re-renders only the
 //! views whose data it replaced; long texts render a first page and a "show all" button.
 
-use super::messages::{DerivationNode, LocationAtoms, RunResult, TraceLine};
-use super::model::{CounterexampleData, GrammarSnapshot, IterationRecord, Shared};
+use super::messages::{DerivationNode, RunResult, TraceLine};
+use super::model::{
+    CounterexampleData, GrammarSnapshot, InterpolantsData, IterationRecord, Shared,
+};
 use cfp_core::check::Production;
 use cfp_core::report_json::StrategyJson;
 use std::collections::{BTreeMap, BTreeSet};
@@ -264,8 +266,8 @@ pub struct CounterexampleViewProps {
     pub feasibility: Option<AttrValue>,
     /// Concrete values.
     pub values: Shared<BTreeMap<String, String>>,
-    /// Interpolant atoms.
-    pub interpolants: Option<Shared<Vec<LocationAtoms>>>,
+    /// The iteration's interpolants.
+    pub interpolants: Option<Shared<InterpolantsData>>,
     /// Called with a source line when a trace step is clicked.
     pub on_line: Callback<u32>,
 }
@@ -306,15 +308,15 @@ pub fn counterexample_view(props: &CounterexampleViewProps) -> Html {
     };
     let interpolants: Html = match props.interpolants.as_ref() {
         None => html! { <p class="muted small">{ "No interpolants (path not refined)." }</p> },
-        Some(items) => html! {
+        Some(data) => html! {
             <table class="interpolants" data-testid="interpolants">
-                <thead><tr><th>{ "method" }</th><th>{ "loc" }</th><th>{ "atoms" }</th></tr></thead>
+                <thead><tr><th>{ "method" }</th><th>{ "loc" }</th><th>{ "predicates" }</th></tr></thead>
                 <tbody>
-                    { for items.iter().map(|l| html! {
+                    { for data.per_location.iter().map(|l| html! {
                         <tr>
                             <td>{ l.method.clone() }</td>
                             <td>{ format!("n{}", l.location) }</td>
-                            <td>{ for l.atoms.iter().map(|a| html! { <div><code>{ a.clone() }</code></div> }) }</td>
+                            <td>{ for l.atoms.iter().enumerate().map(|(i, smt)| predicate_cell(data, l.names.get(i), smt)) }</td>
                         </tr>
                     }) }
                 </tbody>
@@ -341,6 +343,22 @@ pub fn counterexample_view(props: &CounterexampleViewProps) -> Html {
             <LazyDetails summary="Interpolants per location">
                 { interpolants }
             </LazyDetails>
+        </div>
+    }
+}
+
+/// One predicate: its name and readable text (the SMT-LIB formula as tooltip), marked
+/// when this iteration introduced it; just the formula in recordings without names.
+fn predicate_cell(data: &InterpolantsData, name: Option<&String>, smt: &str) -> Html {
+    let Some(def) = name.and_then(|n| data.defined.get(n)) else {
+        return html! { <div><code>{ smt.to_owned() }</code></div> };
+    };
+    let new = data.introduced.contains(&def.name);
+    html! {
+        <div class={classes!("predicate", new.then_some("new"))} data-predicate={def.name.clone()}>
+            <span class="predicate-name">{ def.name.clone() }</span>{ " " }
+            <code title={def.smt.clone()}>{ def.text.clone() }</code>
+            if new { <span class="muted small">{ " new" }</span> }
         </div>
     }
 }

@@ -147,19 +147,27 @@ impl<S: Solver> Checker<S> {
         parts.join(" -> ")
     }
 
-    pub(super) fn predicates(&self) -> Vec<LocationPredicates> {
+    /// The final abstraction's predicates per location, named (a formula no
+    /// `interpolants` event named gets the next name here).
+    pub(super) fn predicates(&mut self) -> Vec<LocationPredicates> {
         let mut out = Vec::new();
+        let mut unannounced = Vec::new();
         for p in &self.pcfas.methods {
             if let Some(cfa) = self.program.method(p.method) {
                 for n in cfa.graph.node_indices() {
                     let preds = p.predicates(n);
                     if !preds.is_empty() {
+                        let formulas: Vec<Term> = preds
+                            .iter()
+                            .map(|t| self.session.macros().expand(t))
+                            .collect();
                         out.push(LocationPredicates {
                             method: cfa.name.clone(),
                             location: n.index(),
-                            predicates: preds
+                            predicates: formulas.iter().map(Term::to_string).collect(),
+                            names: formulas
                                 .iter()
-                                .map(|t| self.session.macros().expand(t).to_string())
+                                .map(|t| self.predicate_names.name(t, &mut unannounced))
                                 .collect(),
                         });
                     }

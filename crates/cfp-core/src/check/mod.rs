@@ -7,6 +7,7 @@
 
 mod evidence;
 mod graphs;
+mod predicate_names;
 mod types;
 
 pub use types::*;
@@ -20,7 +21,7 @@ use crate::nested_path::{derivation_to_path, NestedTrace, StepKind};
 use crate::pcfa::{PcfaEdgeId, Pcfas, StateId};
 use crate::refinement::refine_path;
 use cfp_grammar::InclusionResult;
-use cfp_smt::{CheckSat, Session, SessionOptions, Solver};
+use cfp_smt::{CheckSat, Session, SessionOptions, Solver, Term};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::ControlFlow;
 
@@ -49,6 +50,8 @@ pub struct Checker<S: Solver> {
     ruled_out: Vec<RuledOut>,
     /// The previous iteration's PCFA views (what the next `grammar-built` compares with).
     pcfa_views: graphs::PcfaViews,
+    /// `p1`, `p2`, … for the predicates met so far.
+    predicate_names: predicate_names::PredicateNames,
 }
 
 impl<S: Solver> Checker<S> {
@@ -87,6 +90,7 @@ impl<S: Solver> Checker<S> {
             stalled: BTreeMap::new(),
             ruled_out: Vec::new(),
             pcfa_views: graphs::PcfaViews::default(),
+            predicate_names: predicate_names::PredicateNames::default(),
         }
     }
 
@@ -441,20 +445,30 @@ impl<S: Solver> Checker<S> {
         )
         .await
         .map_err(|e| Stop::solver(e, &frontier))?;
-        self.pending.push_back(Event::Interpolants {
-            iteration: it,
-            per_location: refined
-                .psi
-                .iter()
-                .map(|((m, loc), atoms)| LocationAtoms {
+        let mut introduced = Vec::new();
+        let per_location = refined
+            .psi
+            .iter()
+            .map(|((m, loc), atoms)| {
+                let formulas: Vec<Term> = atoms
+                    .iter()
+                    .map(|a| self.session.macros().expand(a))
+                    .collect();
+                LocationAtoms {
                     method: self.method_name(*m),
                     location: loc.index(),
-                    atoms: atoms
+                    atoms: formulas.iter().map(Term::to_string).collect(),
+                    names: formulas
                         .iter()
-                        .map(|a| self.session.macros().expand(a).to_string())
+                        .map(|t| self.predicate_names.name(t, &mut introduced))
                         .collect(),
-                })
-                .collect(),
+                }
+            })
+            .collect();
+        self.pending.push_back(Event::Interpolants {
+            iteration: it,
+            per_location,
+            predicates: introduced,
             strategy: refined.kept.map(|s| s.name().to_string()),
             attempts: refined.attempts.clone(),
         });

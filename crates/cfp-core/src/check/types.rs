@@ -96,6 +96,21 @@ pub struct LocationAtoms {
     pub location: usize,
     /// The atoms, printed as SMT-LIB terms.
     pub atoms: Vec<String>,
+    /// Their names (`p1`, …; defined by [`Event::Interpolants`]' `predicates`), in the
+    /// order of `atoms` (empty in recordings made before predicates were named).
+    #[serde(default)]
+    pub names: Vec<String>,
+}
+
+/// A predicate of the abstraction, named once for the whole run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedPredicate {
+    /// `p1`, `p2`, … in the order the run first met the formulas.
+    pub name: String,
+    /// The formula (SMT-LIB).
+    pub smt: String,
+    /// The formula as readable infix text (`l == $1`).
+    pub text: String,
 }
 
 /// A PCFA state created by CloneStates.
@@ -189,6 +204,9 @@ pub enum Event {
         /// Atoms grouped by (method, location).
         #[serde(default)]
         per_location: Vec<LocationAtoms>,
+        /// The predicates first met in this iteration, defining their names.
+        #[serde(default)]
+        predicates: Vec<NamedPredicate>,
         /// The strategy that produced them (`wp`, `horn`, `sp`, `path-facts`, `union`).
         #[serde(default)]
         strategy: Option<String>,
@@ -226,6 +244,9 @@ pub struct LocationPredicates {
     pub location: usize,
     /// The predicates (SMT-LIB).
     pub predicates: Vec<String>,
+    /// Their names (see [`NamedPredicate`]), in the order of `predicates`.
+    #[serde(default)]
+    pub names: Vec<String>,
 }
 
 /// Evidence of a `verified` verdict: the final grammar (included in the spec) and the
