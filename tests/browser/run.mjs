@@ -350,6 +350,97 @@ self.addEventListener('message', (ev) => {
   return `the page said "${message.slice(0, 80)}…", the run ended, the next run: ${r.verdict}`;
 });
 
+// Issue 14.3: edits survive a reload, the selector says "edited", choosing an example over
+// edits can be undone, and share titles name the program's class.
+check('edits-survive-reload-and-undo', async (ctx) => {
+  const page = await openApp(ctx);
+  const mine = 'class Bank {\n    public static void main(String[] args) {\n        ReentrantLock l = new ReentrantLock();\n        l.lock();\n        l.unlock();\n    }\n}\n';
+  await L.setEditor(page, 'program-editor', mine);
+  await page.waitForTimeout(1000); // past the save debounce
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await page.locator(L.tid('program-editor')).first().waitFor({ state: 'attached', timeout: 30000 });
+  assert.equal(await L.editorText(page, 'program-editor'), mine, 'the edits did not survive the reload');
+  const label = await page.locator(L.tid('example-select')).first()
+    .evaluate((el) => el.options[el.selectedIndex]?.textContent ?? '');
+  assert.match(label, /edited/, `the selector says ${JSON.stringify(label)}`);
+  await page.locator(L.tid('share')).first().click();
+  const md = await page.locator(L.tid('share-markdown')).inputValue();
+  assert.match(md, /^\[cfplay: class Bank\]\(/, `share Markdown: ${md.slice(0, 120)}`);
+  await page.locator(L.tid('share')).first().click();
+  await L.selectExample(page, L.galleryExamples()[0]);
+  assert.notEqual(await L.editorText(page, 'program-editor'), mine);
+  await page.locator(L.tid('undo-example')).click();
+  assert.equal(await L.editorText(page, 'program-editor'), mine, 'undo did not put the edits back');
+  return 'kept across a reload, selector "edited", share title "class Bank", example replaced and undone';
+});
+
+// Issue 14.2: a live run shows its progress (iteration, phase, time against the limit,
+// predicates) and stops at the time limit with `unknown`; Escape cancels.
+check('progress-time-limit-and-escape', async (ctx) => {
+  const page = await warmApp(ctx);
+  await L.setEditor(page, 'program-editor', readFileSync(join(fixtures, 'long-run.java'), 'utf8'));
+  await L.setEditor(page, 'spec-editor', readFileSync(join(fixtures, 'lock.cfg'), 'utf8'));
+  await page.locator(L.tid('time-limit')).selectOption('10');
+  const t0 = Date.now();
+  await page.locator(L.tid('run')).first().click();
+  const h = await page.waitForFunction(() => {
+    const p = document.querySelector('[data-testid="phase"]')?.textContent ?? '';
+    return /^running… iteration \d+ · [a-z ]+ · \d+\.\d s of 10 s · \d+ predicate\(s\)$/.test(p) && /[1-9]\.\d s/.test(p) ? p : null;
+  }, null, { timeout: 30000, polling: 100 });
+  const progress = await h.jsonValue();
+  await page.waitForFunction(() => /^unknown/.test(document.querySelector('[data-testid="verdict"]')?.textContent ?? ''),
+    null, { timeout: 30000, polling: 100 });
+  const took = (Date.now() - t0) / 1000;
+  const reason = (await page.locator(L.tid('verdict-reason')).first().textContent()).trim();
+  assert.equal(reason, 'timeout of 10 s reached');
+  assert.ok(took < 10 * SLACK, `the 10 s limit stopped the run after ${took.toFixed(1)} s`);
+  // Escape cancels a run wherever the focus is.
+  await page.locator(L.tid('time-limit')).selectOption('60');
+  await page.locator(L.tid('run')).first().click();
+  await page.waitForFunction(() => /^running…/.test(document.querySelector('[data-testid="phase"]')?.textContent ?? ''),
+    null, { timeout: 10000, polling: 50 });
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => /^cancelled/.test(document.querySelector('[data-testid="phase"]')?.textContent ?? '')
+    && !document.querySelector('[data-testid="run"]')?.disabled, null, { timeout: 5000, polling: 50 });
+  return `progress "${progress}"; stopped at the limit after ${took.toFixed(1)} s: ${reason}; Escape cancelled`;
+});
+
+// Issue 14.1: Z3 running out of memory ends the run `unknown` with a plain reason, a new
+// worker starts, and the next run verifies. The test lowers Z3's memory cap (the bridge's
+// setMemoryCap, the same mechanism as the default 1.5 GB cap) for one run, so the solver
+// really exhausts it and aborts, as a large program does at the default cap.
+check('solver-out-of-memory-ends-unknown', async (ctx) => {
+  const page = await openApp(ctx, {
+    beforeGoto: (p) => p.route(/\/worker\.js(\?.*)?$/, async (route) => {
+      const res = await route.fetch();
+      const body = (await res.text()) + `
+self.addEventListener('message', (ev) => {
+  const m = /CFP_SELF_TEST_MEMORY_MB=(\\d+)/.exec(String(ev.data && ev.data.program));
+  if (ev.data && ev.data.type === 'run' && m) self.cfpZ3.setMemoryCap(Number(m[1]));
+});`;
+      await route.fulfill({ response: res, body });
+    }),
+  });
+  const ex = running();
+  if (ex) await L.selectExample(page, ex);
+  const first = await L.runToVerdict(page, { timeout: 120000 }); // Z3 loaded
+  const program = await L.editorText(page, 'program-editor');
+  await L.setEditor(page, 'program-editor', program + '\n// CFP_SELF_TEST_MEMORY_MB=1\n');
+  const r = await L.runToVerdict(page, { timeout: 60000 });
+  assert.equal(r.verdict, 'unknown', `a run past the memory cap: ${JSON.stringify(r)}`);
+  const reason = (await page.locator(L.tid('verdict-reason')).first().textContent()).trim();
+  assert.match(reason, /^the solver ran out of memory in iteration \d+$/, `reason: ${reason}`);
+  await page.waitForFunction(() => !document.querySelector('[data-testid="run"]')?.disabled, null,
+    { timeout: 5000, polling: 50 });
+  await L.screenshot(page, '07-solver-out-of-memory');
+  // The new worker (default cap) serves the next run.
+  await L.setEditor(page, 'program-editor', program);
+  const next = await L.runToVerdict(page, { timeout: 120000 });
+  assert.equal(next.verdict, first.verdict, `the next run: ${JSON.stringify(next)}`);
+  return `"${reason}"; the next run: ${next.verdict} in ${next.iterations} iteration(s)`;
+});
+
 // g + h. no long main-thread task during a run; click-to-verdict once Z3 is loaded (median
 // of 5 runs after a warm-up; the 2-core machine is shared, so the load is printed). Targets
 // 100 ms and 1 s; the assertions allow 5x.

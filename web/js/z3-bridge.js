@@ -20,6 +20,11 @@
 //   then `unknown`/an error, which the Rust side maps to `Cancelled`).
 // * Errors in a script come back as `(error "...")` text inside the answer; a rejected
 //   promise means the module failed.
+// * Memory: the module's heap is fixed at 2 GiB and cannot grow; past it Z3 aborts and takes
+//   the worker with it. Z3's own allocations are capped below that (`memory_max_size`,
+//   MEMORY_CAP_MB), and `diagnose()` tells afterwards whether a failure was Z3 running out
+//   of memory (its allocation reached the cap, or Emscripten said it could not grow the
+//   heap): the worker reports that as an out-of-memory crash, and the page restarts it.
 (function (root) {
   'use strict';
   if (root.cfpZ3) return;
@@ -33,6 +38,31 @@
   let queue = Promise.resolve();
   let version = '';
   const encoder = new TextEncoder();
+  // Z3's allocation cap in MiB (the heap is 2 GiB; threads' stacks and the scripts live there too).
+  const MEMORY_CAP_MB = 1536;
+  let capMb = MEMORY_CAP_MB;
+  const errLines = [];   // the last lines Emscripten printed to stderr
+
+  function remember(text) {
+    errLines.push(String(text));
+    if (errLines.length > 20) errLines.shift();
+  }
+
+  function cString(text) {
+    const bytes = encoder.encode(text);
+    const ptr = mod._malloc(bytes.length + 1);
+    if (!ptr) throw new Error('out of memory copying a string');
+    mod.HEAPU8.set(bytes, ptr);
+    mod.HEAPU8[ptr + bytes.length] = 0;
+    return ptr;
+  }
+
+  // Sets Z3's memory cap for the contexts made from now on.
+  function applyCap() {
+    const k = cString('memory_max_size');
+    const v = cString(String(capMb));
+    try { mod._Z3_global_param_set(k, v); } finally { mod._free(k); mod._free(v); }
+  }
 
   function factory() {
     if (isNode) {
@@ -53,6 +83,7 @@
     return {
       locateFile: (file) => base + file,
       mainScriptUrlOrBlob: base + 'z3-built.js',
+      printErr: (text) => { remember(text); console.warn(text); },
     };
   }
 
@@ -70,6 +101,7 @@
       } catch (e) {
         version = 'Z3';
       }
+      applyCap();
       return version;
     })();
     initPromise.catch(() => { initPromise = null; });
@@ -102,6 +134,13 @@
       let answer;
       try {
         answer = await mod.async_call(mod._async_Z3_eval_smtlib2_string, ctx, ptr);
+      } catch (e) {
+        // An abort (out of memory, a failed assertion) leaves the module unusable: the
+        // host learns it at once (the worker reports a crash), not at the next call.
+        if (/Aborted\(|RuntimeError/.test(String(e)) && typeof root.cfpZ3OnFatal === 'function') {
+          root.cfpZ3OnFatal(e);
+        }
+        throw e;
       } finally {
         if (timer !== null) clearTimeout(timer);
       }
@@ -126,6 +165,26 @@
     if (mod && ctx) mod._Z3_interrupt(ctx);
   }
 
-  root.cfpZ3 = { init, eval: evalScript, interrupt };
+  // After a failure: did Z3 run out of memory? Z3's allocation counter still reads after
+  // an abort (the heap is intact); Emscripten's "Cannot enlarge memory" went to stderr.
+  function diagnose() {
+    let allocMb = null;
+    try {
+      if (mod) allocMb = Math.round(Number(mod._Z3_get_estimated_alloc_size()) / (1024 * 1024));
+    } catch (e) { /* the module is gone */ }
+    const said = errLines.join('\n');
+    const outOfMemory = (allocMb !== null && allocMb >= capMb * 0.9) ||
+      /Cannot enlarge memory|out of memory|\bOOM\b|bad_alloc/i.test(said);
+    return { outOfMemory, allocMb, capMb, lastErrors: errLines.slice() };
+  }
+
+  // Lowers Z3's memory cap (MiB) for the contexts made from now on: the browser tests use
+  // it to make a real run exhaust the solver's memory quickly.
+  function setMemoryCap(mb) {
+    capMb = Math.max(1, Math.floor(Number(mb)) || MEMORY_CAP_MB);
+    if (mod) applyCap();
+  }
+
+  root.cfpZ3 = { init, eval: evalScript, interrupt, diagnose, setMemoryCap };
   if (typeof module !== 'undefined' && module.exports) module.exports = root.cfpZ3;
 })(typeof globalThis !== 'undefined' ? globalThis : self);

@@ -4,9 +4,9 @@
 //! Everything except the exports is generic over the [`Solver`], so it is also built
 //! and unit-tested natively.
 
-use crate::protocol::{DiagnosticItem, InputFile, RunOptions};
+use crate::protocol::{DiagSeverity, DiagnosticItem, InputFile, RunOptions};
 use cfp_core::check::CheckOptions;
-use cfp_core::report_json::{ResultJson, StatsJson};
+use cfp_core::report_json::{ResultJson, StatsJson, TimingsMs};
 use cfp_core::{LowerOptions, Prepared, Run};
 use cfp_smt::Solver;
 use cfp_syntax::{Diagnostic, LineIndex, Severity};
@@ -25,9 +25,11 @@ pub enum EngineError {
     Json(#[from] serde_json::Error),
 }
 
+/// The errors, one `file:line:col: message` per line (warnings left out).
 fn render_items(items: &[DiagnosticItem]) -> String {
     items
         .iter()
+        .filter(|d| d.severity == DiagSeverity::Error)
         .map(|d| {
             let file = match d.file {
                 InputFile::Program => "program",
@@ -43,7 +45,6 @@ fn items(file: InputFile, text: &str, diags: &[&Diagnostic]) -> Vec<DiagnosticIt
     let index = LineIndex::new(text);
     diags
         .iter()
-        .filter(|d| d.severity == Severity::Error)
         .map(|d| {
             let data = d.to_data(text, &index);
             DiagnosticItem {
@@ -51,9 +52,30 @@ fn items(file: InputFile, text: &str, diags: &[&Diagnostic]) -> Vec<DiagnosticIt
                 line: data.line,
                 col: data.column,
                 message: data.message,
+                severity: if d.severity == Severity::Error {
+                    DiagSeverity::Error
+                } else {
+                    DiagSeverity::Warning
+                },
             }
         })
         .collect()
+}
+
+/// The warnings of inputs that can be checked, as editor diagnostics.
+pub fn warnings(prepared: &Prepared, program: &str, spec: &str) -> Vec<DiagnosticItem> {
+    let of = |file: InputFile, text: &str| {
+        let d: Vec<&Diagnostic> = prepared
+            .warnings()
+            .iter()
+            .filter(|w| w.file == file)
+            .map(|w| &w.diagnostic)
+            .collect();
+        items(file, text, &d)
+    };
+    let mut all = of(InputFile::Spec, spec);
+    all.extend(of(InputFile::Program, program));
+    all
 }
 
 /// [`cfp_core::prepare`] with its errors as editor diagnostics (spec first, then the
@@ -89,13 +111,19 @@ pub fn result<S: Solver>(run: &Run<S>) -> Option<ResultJson> {
     Some(ResultJson::new(v, StatsJson::new(&run.stats(), None)))
 }
 
-/// [`result`] with each refinement strategy's time (the page's statistics).
-pub fn result_for_page<S: Solver>(run: &Run<S>) -> Option<ResultJson> {
+/// [`result`] with the run's times (`total_ms` from start to end, `smt_ms` inside Z3)
+/// and each refinement strategy's time: the page's statistics.
+pub fn result_for_page<S: Solver>(run: &Run<S>, total_ms: f64, smt_ms: f64) -> Option<ResultJson> {
     let v = run.verdict()?;
     let s = run.stats();
+    let timings = TimingsMs {
+        total: total_ms,
+        grammar_and_inclusion: (total_ms - smt_ms).max(0.0),
+        smt: smt_ms,
+    };
     Some(ResultJson::new(
         v,
-        StatsJson::new(&s, None).with_strategy_times(&s),
+        StatsJson::new(&s, Some(timings)).with_strategy_times(&s),
     ))
 }
 

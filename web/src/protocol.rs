@@ -7,7 +7,7 @@
 //!
 //! **Page → worker** ([`ToWorker`]):
 //! ```text
-//! {"type":"run","run":7,"program":"…","spec":"…","options":{"max_iterations":50|null},"mode":"run"|"step"}
+//! {"type":"run","run":7,"program":"…","spec":"…","options":{"max_iterations":50|null,"timeout_ms":60000},"mode":"run"|"step"}
 //! {"type":"step"}      // step mode: run the next iteration (ignored otherwise)
 //! {"type":"cancel"}    // stop the current run
 //! ```
@@ -19,7 +19,7 @@
 //! {"type":"done","run":7,"result":{…}}   // exactly the object `cfp check --json --no-timing` prints
 //! {"type":"cancelled","run":7}
 //! {"type":"error","run":7|null,"message":"…"}
-//! {"type":"crashed","message":"…"}       // the checker panicked: the worker must be replaced
+//! {"type":"crashed","message":"…","cause":"panic"|"out-of-memory"|"solver"}  // the worker must be replaced
 //! ```
 //! Life of a run: `run` → any number of `event`s → exactly one of `done`, `cancelled`,
 //! `diagnostics` (bad input: the run did not start), `error` (z3 unavailable) or
@@ -74,6 +74,10 @@ pub struct RunOptions {
     /// CEGAR iteration budget; `null`: the driver's default (50).
     #[serde(default)]
     pub max_iterations: Option<u32>,
+    /// Wall-clock limit of the run in milliseconds (`cfp check --timeout`); past it the run
+    /// ends `unknown` ("timeout of … s reached"). `null`: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
 }
 
 /// How a run advances.
@@ -102,7 +106,7 @@ pub enum Z3Status {
 /// Which input a diagnostic is about (the core's type: `"program"` / `"spec"`).
 pub use cfp_core::InputFile;
 
-/// One front-end error (parse, spec check, lowering), 1-based line and column
+/// One front-end diagnostic (parse, spec check, lowering), 1-based line and column
 /// (characters).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiagnosticItem {
@@ -114,6 +118,26 @@ pub struct DiagnosticItem {
     pub col: u32,
     /// The message (one line).
     pub message: String,
+    /// Error (the input cannot be checked) or warning (it is checked anyway).
+    #[serde(default, skip_serializing_if = "DiagSeverity::is_error")]
+    pub severity: DiagSeverity,
+}
+
+/// How bad a [`DiagnosticItem`] is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiagSeverity {
+    /// The input cannot be checked.
+    #[default]
+    Error,
+    /// The input is checked anyway (a missing `;`, an unreachable nonterminal, …).
+    Warning,
+}
+
+impl DiagSeverity {
+    fn is_error(&self) -> bool {
+        *self == DiagSeverity::Error
+    }
 }
 
 /// A message from the worker to the page.
@@ -167,12 +191,29 @@ pub enum FromWorker {
         /// What failed.
         message: String,
     },
-    /// The checker panicked (a bug). The worker's state cannot be trusted after it: the
-    /// page ends the run with this message and starts a new worker.
+    /// The worker cannot go on: the checker panicked (a bug), or Z3 aborted (out of memory,
+    /// or otherwise). The page ends the run as `unknown` with this message and starts a new
+    /// worker.
     Crashed {
-        /// The panic message and where it happened.
+        /// What happened, for people.
         message: String,
+        /// Why (`panic` when absent).
+        #[serde(default)]
+        cause: CrashCause,
     },
+}
+
+/// Why a worker crashed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CrashCause {
+    /// A panic in the checker (a bug).
+    #[default]
+    Panic,
+    /// Z3 ran out of memory.
+    OutOfMemory,
+    /// Z3 aborted for another reason, or the worker failed outside the checker.
+    Solver,
 }
 
 impl FromWorker {
@@ -230,6 +271,7 @@ mod tests {
                 line: 1,
                 col: 2,
                 message: "m".into(),
+                severity: DiagSeverity::Error,
             }],
         };
         assert_eq!(

@@ -72,16 +72,37 @@ pub fn interrupt_z3() {
     let _ = cfp_z3_interrupt();
 }
 
+/// Milliseconds spent inside the solver, shared by the solver (which adds to it) and the
+/// host (which reads it for the run's timing statistics).
+#[derive(Clone, Debug, Default)]
+pub struct SmtClock(Rc<Cell<f64>>);
+
+impl SmtClock {
+    /// The time so far, ms.
+    pub fn total_ms(&self) -> f64 {
+        self.0.get()
+    }
+}
+
 /// The browser's (and Node's) solver: `globalThis.cfpZ3.eval` per script.
 #[derive(Clone, Debug, Default)]
 pub struct JsSolver {
     cancel: CancelFlag,
+    clock: SmtClock,
 }
 
 impl JsSolver {
     /// A solver that stops answering once `cancel` is set.
     pub fn new(cancel: CancelFlag) -> Self {
-        JsSolver { cancel }
+        JsSolver {
+            cancel,
+            clock: SmtClock::default(),
+        }
+    }
+
+    /// The clock of the time this solver spends in Z3.
+    pub fn clock(&self) -> SmtClock {
+        self.clock.clone()
     }
 }
 
@@ -97,7 +118,10 @@ impl JsSolver {
                 js_error_text(&e)
             ))
         })?;
+        let started = js_sys::Date::now();
         let answer = wasm_bindgen_futures::JsFuture::from(promise).await;
+        let clock = &self.clock.0;
+        clock.set(clock.get() + (js_sys::Date::now() - started).max(0.0));
         if self.cancel.is_cancelled() {
             return Err(SolverError::Cancelled);
         }
@@ -110,7 +134,7 @@ impl JsSolver {
                 if text.starts_with("cfp:timeout") {
                     Err(SolverError::TimedOut(text))
                 } else {
-                    Err(SolverError::Crashed(text))
+                    Err(SolverError::crashed(text))
                 }
             }
         }

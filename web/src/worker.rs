@@ -16,10 +16,11 @@ pub use imp::{worker_main, worker_self_test_panic};
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use crate::engine::{check_options, prepare, result_for_page, EngineError};
-    use crate::protocol::{FromWorker, RunMode, RunOptions, ToWorker, Z3Status};
+    use crate::protocol::{CrashCause, FromWorker, RunMode, RunOptions, ToWorker, Z3Status};
     use crate::solver_js::{init_z3, interrupt_z3, CancelFlag, JsSolver};
     use cfp_core::StopCause;
-    use std::cell::RefCell;
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
 
@@ -170,12 +171,37 @@ mod imp {
             });
             id
         });
-        let hook_flag = cancel.clone();
+        // The time limit: at the deadline the run is stopped like a cancel (the solver
+        // refuses further scripts, the running call is interrupted) and says `timeout`.
+        let timed_out = Rc::new(Cell::new(false));
+        if let Some(limit_ms) = options.timeout_ms {
+            let (flag, stop) = (timed_out.clone(), cancel.clone());
+            let deadline = Closure::once_into_js(move || {
+                if is_current(id) {
+                    flag.set(true);
+                    stop.cancel();
+                    interrupt_z3();
+                }
+            });
+            set_timeout(
+                deadline.unchecked_ref(),
+                limit_ms.min(i32::MAX as u64) as i32,
+            );
+        }
+        let (hook_flag, hook_timed_out) = (cancel.clone(), timed_out);
+        let limit_ms = options.timeout_ms.unwrap_or(0);
+        let solver = JsSolver::new(cancel);
+        let smt_clock = solver.clock();
+        let started_ms = js_sys::Date::now();
         let mut run = prepared.run(
-            JsSolver::new(cancel),
+            solver,
             check_options(&options),
             Some(Box::new(move || {
-                hook_flag.is_cancelled().then_some(StopCause::Cancelled)
+                if hook_timed_out.get() {
+                    Some(StopCause::Timeout { limit_ms })
+                } else {
+                    hook_flag.is_cancelled().then_some(StopCause::Cancelled)
+                }
             })),
         );
         wasm_bindgen_futures::spawn_local(async move {
@@ -205,7 +231,8 @@ mod imp {
                 }
                 if run.is_finished() {
                     STATE.with(|s| s.borrow_mut().active = None);
-                    match result_for_page(&run) {
+                    let total_ms = js_sys::Date::now() - started_ms;
+                    match result_for_page(&run, total_ms, smt_clock.total_ms()) {
                         Some(result) => post(&FromWorker::Done {
                             run: tag,
                             result: Box::new(result),
@@ -291,8 +318,16 @@ mod imp {
         // `RefCell`s, the detached run) unusable: tell the page, which ends the run and
         // starts a new worker, instead of leaving it waiting for a `done`.
         std::panic::set_hook(Box::new(|info| {
+            // The trap that follows reaches worker.js's error handler: it must not report
+            // this crash a second time.
+            let _ = js_sys::Reflect::set(
+                &js_sys::global(),
+                &JsValue::from_str("cfpCrashed"),
+                &JsValue::TRUE,
+            );
             post(&FromWorker::Crashed {
                 message: format!("the checker crashed (a bug): {info}"),
+                cause: CrashCause::Panic,
             });
         }));
         let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();

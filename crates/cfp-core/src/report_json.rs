@@ -218,7 +218,7 @@ pub struct ResultJson {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Present when unknown: why, for scripts
-    /// (`budget|timeout|cancelled|solver|approximation|undecided`).
+    /// (`budget|timeout|cancelled|solver|memory|approximation|undecided`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason_kind: Option<ReasonKind>,
     /// Present when unknown: what was ruled out and the frontier.

@@ -124,7 +124,7 @@ pub fn read_sexps(text: &str) -> Result<Vec<Sexp>, SolverError> {
 pub fn check_errors(text: &str) -> Result<(), SolverError> {
     for s in read_sexps(text)? {
         if let Some(msg) = error_message(&s) {
-            return Err(SolverError::Rejected(msg));
+            return Err(SolverError::rejected(msg));
         }
         if s.is_symbol("unsupported") {
             return Err(SolverError::Rejected("unsupported command".into()));
@@ -156,7 +156,7 @@ pub fn parse_check_sat(text: &str) -> Result<CheckSat, SolverError> {
     let mut found = None;
     for s in &items {
         if let Some(msg) = error_message(s) {
-            return Err(SolverError::Rejected(msg));
+            return Err(SolverError::rejected(msg));
         }
         let r = match s.as_symbol() {
             Some("sat") => CheckSat::Sat,
@@ -189,7 +189,7 @@ pub fn parse_unsat_core(text: &str) -> Result<Vec<String>, SolverError> {
     let items = read_sexps(text)?;
     match items.as_slice() {
         [s] if error_message(s).is_some() => {
-            Err(SolverError::Rejected(error_message(s).unwrap_or_default()))
+            Err(SolverError::rejected(error_message(s).unwrap_or_default()))
         }
         [Sexp::List(names)] => names
             .iter()
@@ -218,7 +218,7 @@ fn with_defines<R>(
     let items = read_sexps(text)?;
     let list: &[Sexp] = match items.as_slice() {
         [s] if error_message(s).is_some() => {
-            return Err(SolverError::Rejected(error_message(s).unwrap_or_default()))
+            return Err(SolverError::rejected(error_message(s).unwrap_or_default()))
         }
         [Sexp::List(v)] => v,
         _ => return Err(unreadable("unexpected model", text)),

@@ -246,7 +246,7 @@ impl NativeZ3 {
         if tail.is_empty() {
             SolverError::Crashed(format!("z3 {what} ({status})"))
         } else {
-            SolverError::Crashed(format!("z3 {what} ({status}); stderr: {tail}"))
+            SolverError::crashed(format!("z3 {what} ({status}); stderr: {tail}"))
         }
     }
 

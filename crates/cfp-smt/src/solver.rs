@@ -29,6 +29,41 @@ pub enum SolverError {
     /// a signal to try something else, not an answer.
     #[error("the SMT query ran past its limit: {0}")]
     TimedOut(String),
+    /// The solver ran out of memory.
+    #[error("the SMT solver ran out of memory: {0}")]
+    OutOfMemory(String),
+}
+
+impl SolverError {
+    /// The solver reported `message` for a script: [`SolverError::OutOfMemory`] when it
+    /// says it ran out of memory, else [`SolverError::Rejected`].
+    pub fn rejected(message: String) -> SolverError {
+        if says_out_of_memory(&message) {
+            SolverError::OutOfMemory(message)
+        } else {
+            SolverError::Rejected(message)
+        }
+    }
+
+    /// The solver died with `message`: [`SolverError::OutOfMemory`] when it says it ran
+    /// out of memory, else [`SolverError::Crashed`].
+    pub fn crashed(message: String) -> SolverError {
+        if says_out_of_memory(&message) {
+            SolverError::OutOfMemory(message)
+        } else {
+            SolverError::Crashed(message)
+        }
+    }
+}
+
+/// Whether a solver's message means it ran out of memory (z3's "out of memory",
+/// `std::bad_alloc`, Emscripten's "Cannot enlarge memory" / "OOM").
+fn says_out_of_memory(message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    m.contains("out of memory")
+        || m.contains("bad_alloc")
+        || m.contains("cannot enlarge memory")
+        || message.contains("OOM")
 }
 
 /// A transport to an SMT solver.
@@ -92,5 +127,36 @@ pub fn block_on<F: Future>(fut: F) -> F::Output {
             return v;
         }
         std::thread::yield_now();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SolverError;
+
+    #[test]
+    fn out_of_memory_is_told_apart() {
+        for m in [
+            "out of memory",
+            "std::bad_alloc",
+            "Cannot enlarge memory arrays to size 2305163264 bytes (OOM)",
+        ] {
+            assert!(matches!(
+                SolverError::crashed(m.into()),
+                SolverError::OutOfMemory(_)
+            ));
+            assert!(matches!(
+                SolverError::rejected(m.into()),
+                SolverError::OutOfMemory(_)
+            ));
+        }
+        assert!(matches!(
+            SolverError::rejected("unknown constant x".into()),
+            SolverError::Rejected(_)
+        ));
+        assert!(matches!(
+            SolverError::crashed("z3 exited (signal 9)".into()),
+            SolverError::Crashed(_)
+        ));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::messages::VerdictName;
 use super::state::{Mode, Msg, RunButton, DEFAULT_SPEED_MS};
-use super::{page_url, App, BUDGETS, SPEEDS};
+use super::{page_url, App, BUDGETS, SPEEDS, TIME_LIMITS};
 use cfp_core::check::{LocationPredicates, Verdict};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -44,6 +44,10 @@ impl App {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             Msg::Speed(v.parse().unwrap_or(DEFAULT_SPEED_MS))
         });
+        let on_time_limit = link.callback(|e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            Msg::TimeLimit(v.parse().ok())
+        });
         let on_budget = link.callback(|e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             Msg::Budget(v.parse().ok())
@@ -59,7 +63,7 @@ impl App {
                 <label class="field">{ "Example " }
                     <select data-testid="example-select" onchange={on_example}>
                         if s.example_id.is_empty() {
-                            <option value="" selected=true disabled=true>{ "(from a link / edited)" }</option>
+                            <option value="" selected=true disabled=true>{ "edited (not a gallery example)" }</option>
                         }
                         { for s.examples.iter().map(|ex| html! {
                             <option value={ex.entry.id.clone()} selected={ex.entry.id == s.example_id}>
@@ -90,6 +94,15 @@ impl App {
                         { for budgets.iter().map(|b| html! {
                             <option value={b.map(|n| n.to_string()).unwrap_or_default()} selected={*b == s.budget}>
                                 { b.map(|n| n.to_string()).unwrap_or_else(|| "default".into()) }
+                            </option>
+                        }) }
+                    </select>
+                </label>
+                <label class="field" title="A live run stops past this wall-clock time and answers unknown">{ "Time limit " }
+                    <select data-testid="time-limit" onchange={on_time_limit} disabled={s.mode != Mode::Live}>
+                        { for TIME_LIMITS.iter().map(|t| html! {
+                            <option value={t.map(|n| n.to_string()).unwrap_or_default()} selected={*t == s.time_limit_s}>
+                                { t.map_or("none".to_owned(), |n| if n >= 60 && n % 60 == 0 { format!("{} min", n / 60) } else { format!("{n} s") }) }
                             </option>
                         }) }
                     </select>
@@ -143,6 +156,9 @@ impl App {
                     <span data-testid="iteration-count">{ s.shown_count() }</span>
                 </span>
                 <span class="phase" data-testid="phase">{ phase }</span>
+                if let Some(note) = s.verdict_note() {
+                    <span class="muted small" data-testid="verdict-note">{ note }</span>
+                }
                 if pending > 0 {
                     <span class="muted small">{ format!("{pending} event(s) to play") }</span>
                 }
@@ -199,6 +215,52 @@ impl App {
         })
     }
 
+    /// What the playground does, the spec syntax and a legend of the views' symbols.
+    pub(super) fn view_help(&self) -> Html {
+        if self.state.embed {
+            return Html::default();
+        }
+        html! {
+            <div class="intro">
+                <p class="tagline" data-testid="tagline">
+                    { "Checks that every run of a Java program calls an API the way a context-free protocol allows \
+                       (every lock() matched by an unlock(), save/restore nested) — CFPChecker's CEGAR loop, with Z3 running in your browser." }
+                </p>
+                <details class="help" data-testid="help">
+                    <summary>{ "How it works · spec syntax · legend" }</summary>
+                    <div class="help-body">
+                        <section>
+                            <h3>{ "The loop" }</h3>
+                            <ol class="small">
+                                <li>{ "Build the program grammar G_P from the program's control flow, abstracted by predicates." }</li>
+                                <li>{ "Check L(G_P) ⊆ L(spec). Included: verified." }</li>
+                                <li>{ "Not included: take a counterexample word and its path, and ask Z3 whether the path is feasible. Feasible: a violation." }</li>
+                                <li>{ "Infeasible: refine — new predicates (p1, p2, …) clone PCFA states and remove edges — and go to 1." }</li>
+                            </ol>
+                        </section>
+                        <section>
+                            <h3>{ "Spec syntax" }</h3>
+                            <pre class="small">{ "wildcard $1 : ReentrantLock;     // $1 stands for any ReentrantLock\n\
+        S -> $1.lock() S $1.unlock() S     // rules: A -> symbols | symbols ;\n\
+        | eps;                          // ε or eps: the empty word\n\
+        // the first rule's nonterminal is the start symbol;\n\
+        // every rule ends with `;` (a missing one is a warning)" }</pre>
+                        </section>
+                        <section>
+                            <h3>{ "Legend" }</h3>
+                            <ul class="small">
+                                <li><code>{ "⊆" }</code>{ " the program grammar is included in the spec; " }<code>{ "⊄" }</code>{ " it is not (a counterexample follows)" }</li>
+                                <li><code>{ "Method:n3#1" }</code>{ " a PCFA state: CFA location 3 of Method, clone 1 (made by a refinement)" }</li>
+                                <li><code>{ "p1: l == $1" }</code>{ " a named predicate and its formula; " }<em>{ "new" }</em>{ " marks those the iteration introduced" }</li>
+                                <li>{ "PCFA: states the refinement cloned are green; edges it removed are dashed red and fade out; grey states are dead clones" }</li>
+                            </ul>
+                        </section>
+                    </div>
+                </details>
+            </div>
+        }
+    }
+
     pub(super) fn view_notices(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let notices = self.state.all_notices();
@@ -209,6 +271,12 @@ impl App {
                     <div class="errors" data-testid="errors" role="alert">
                         { for errors.iter().map(|e| html! { <div>{ e.clone() }</div> }) }
                         <button onclick={link.callback(|_| Msg::DismissErrors)}>{ "Dismiss" }</button>
+                    </div>
+                }
+                if self.state.undo.is_some() {
+                    <div class="notices" data-testid="undo-bar" role="status">
+                        { "The example replaced your edits. " }
+                        <button data-testid="undo-example" onclick={link.callback(|_| Msg::UndoExample)}>{ "Undo" }</button>
                     </div>
                 }
                 if !notices.is_empty() {

@@ -3,6 +3,7 @@
 //! markers, and the diagnostics listed under the editor.
 
 use super::messages::Diagnostic;
+use crate::protocol::DiagSeverity;
 use web_sys::{Element, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -256,17 +257,9 @@ pub fn editor(props: &EditorProps) -> Html {
 
     let text = props.value.as_str();
     let hl_line = props.highlight.map(|(l, _)| l);
-    let diag_lines: std::collections::BTreeMap<u32, String> = {
-        let mut m = std::collections::BTreeMap::new();
-        for d in &props.diagnostics {
-            let e: &mut String = m.entry(d.line.max(1)).or_default();
-            if !e.is_empty() {
-                e.push('\n');
-            }
-            e.push_str(&format!("{}:{}: {}", d.line, d.col, d.message));
-        }
-        m
-    };
+    let is_error = |d: &&Diagnostic| d.severity == DiagSeverity::Error;
+    let diag_lines = line_messages(props.diagnostics.iter().filter(is_error));
+    let warn_lines = line_messages(props.diagnostics.iter().filter(|d| !is_error(d)));
     let line_count = text.split('\n').count();
     let overlay_lines: Html = if text.len() > HIGHLIGHT_LIMIT {
         text.split('\n')
@@ -291,19 +284,30 @@ pub fn editor(props: &EditorProps) -> Html {
     };
     let gutter_lines = (1..=line_count as u32).map(|n| {
         let diag = diag_lines.get(&n);
-        let class = classes!("gutter-line", diag.map(|_| "has-diag"));
+        let warn = warn_lines.get(&n).filter(|_| diag.is_none());
+        let class = classes!(
+            "gutter-line",
+            diag.map(|_| "has-diag"),
+            warn.map(|_| "has-warn")
+        );
         html! {
-            <div class={class} title={diag.cloned()}>
+            <div class={class} title={diag.or(warn).cloned()}>
                 if diag.is_some() { <span class="diag-marker" data-testid="diag-marker">{ "●" }</span> }
+                if warn.is_some() { <span class="warn-marker" data-testid="warn-marker">{ "▲" }</span> }
                 { n }
             </div>
         }
     });
     let diag_list = props.diagnostics.iter().map(|d| {
+        let (class, testid, label) = if is_error(&d) {
+            ("diag", "diagnostic", "error")
+        } else {
+            ("diag warn", "diagnostic-warning", "warning")
+        };
         html! {
-            <li class="diag" data-testid="diagnostic" data-line={d.line.to_string()}>
+            <li class={class} data-testid={testid} data-line={d.line.to_string()}>
                 <span class="diag-pos">{ format!("{}:{}", d.line, d.col) }</span>
-                { " " }{ d.message.clone() }
+                { format!(" {label}: ") }{ d.message.clone() }
             </li>
         }
     });
@@ -315,6 +319,7 @@ pub fn editor(props: &EditorProps) -> Html {
                 <div class="code">
                     <div class="overlay" ref={overlay} aria-hidden="true">{ overlay_lines }</div>
                     <textarea ref={textarea} data-testid={props.testid.clone()}
+                        aria-label={format!("{} editor", props.title)}
                         spellcheck="false" wrap="off" autocomplete="off"
                         readonly={props.read_only} aria-readonly={props.read_only.to_string()}
                         value={props.value.clone()} {oninput} {onscroll} />
@@ -325,6 +330,21 @@ pub fn editor(props: &EditorProps) -> Html {
             }
         </section>
     }
+}
+
+/// The messages per line (`line:col: message`, several joined by newlines).
+fn line_messages<'a>(
+    diagnostics: impl Iterator<Item = &'a Diagnostic>,
+) -> std::collections::BTreeMap<u32, String> {
+    let mut m = std::collections::BTreeMap::new();
+    for d in diagnostics {
+        let e: &mut String = m.entry(d.line.max(1)).or_default();
+        if !e.is_empty() {
+            e.push('\n');
+        }
+        e.push_str(&format!("{}:{}: {}", d.line, d.col, d.message));
+    }
+    m
 }
 
 fn line_div(

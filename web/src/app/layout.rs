@@ -59,6 +59,7 @@ impl App {
                  data-mode={s.mode.badge().0} data-pending={s.playback.queue.len().to_string()}
                  data-shown-iteration={shown.map(|i| i.to_string()).unwrap_or_default()}>
                 { self.view_header(ctx) }
+                { self.view_help() }
                 { self.view_notices(ctx) }
                 { share.unwrap_or_default() }
                 <main class="layout">

@@ -11,8 +11,8 @@ pub use crate::protocol::{
 };
 
 pub use cfp_core::check::{
-    DerivationNode, Event, GrammarDiff, LocationAtoms, PcfaEdgeView, PcfaStateView, PcfaView,
-    TraceLine,
+    DerivationNode, Event, FeasibilityOutcome, GrammarDiff, InclusionOutcome, LocationAtoms,
+    PcfaEdgeView, PcfaStateView, PcfaView, TraceLine,
 };
 
 /// The iteration of a core event (`None` for `finished`).
@@ -42,6 +42,7 @@ mod tests {
             spec: "s".into(),
             options: RunOptions {
                 max_iterations: None,
+                timeout_ms: Some(60_000),
             },
             mode: RunMode::Step,
         };
@@ -49,7 +50,7 @@ mod tests {
         assert_eq!(
             v,
             serde_json::json!({"type":"run","run":1,"program":"p","spec":"s",
-                "options":{"max_iterations":null},"mode":"step"})
+                "options":{"max_iterations":null,"timeout_ms":60000},"mode":"step"})
         );
         assert_eq!(
             serde_json::to_value(ToWorker::Step).expect("serialise"),

@@ -51,6 +51,7 @@ use gloo::events::EventListener;
 use gloo::timers::callback::{Interval, Timeout};
 use state::{Effect, PageState};
 use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsCast;
 use worker_host::WorkerHost;
 use yew::prelude::*;
 
@@ -101,6 +102,9 @@ const BUDGETS: &[Option<u32>] = &[
     Some(100),
 ];
 
+/// Time limits offered for live runs (seconds; `None` = no limit).
+const TIME_LIMITS: &[Option<u32>] = &[Some(10), Some(30), Some(60), Some(300), None];
+
 /// The playground: the state, and the browser handles its effects need.
 pub struct App {
     state: PageState,
@@ -109,6 +113,7 @@ pub struct App {
     lint_timer: Option<Timeout>,
     cancel_timer: Option<Timeout>,
     _hash_listener: EventListener,
+    _escape_listener: EventListener,
 }
 
 impl App {
@@ -144,7 +149,7 @@ impl App {
                 Effect::StartTicker { period_ms } => {
                     let link = ctx.link().clone();
                     self.ticker = Some(Interval::new(period_ms, move || {
-                        link.send_message(Msg::Tick)
+                        link.send_message(Msg::Tick(js_sys::Date::now()))
                     }));
                 }
                 Effect::ScheduleLint => {
@@ -173,6 +178,7 @@ impl App {
                         let _ = root.set_attribute("data-theme", theme.attr());
                     }
                 }
+                Effect::SaveDraft(draft) => startup::save_draft(&draft),
                 Effect::Reload => {
                     let _ = gloo::utils::window().location().reload();
                 }
@@ -221,6 +227,16 @@ impl Component for App {
             let hash = gloo::utils::window().location().hash().unwrap_or_default();
             link.send_message(Msg::HashChanged(hash))
         });
+        // Escape cancels the run (or stops the replay) wherever the focus is.
+        let link = ctx.link().clone();
+        let escape_listener = EventListener::new(&gloo::utils::document(), "keydown", move |e| {
+            let key = e
+                .dyn_ref::<web_sys::KeyboardEvent>()
+                .map(web_sys::KeyboardEvent::key);
+            if key.as_deref() == Some("Escape") {
+                link.send_message(Msg::Cancel);
+            }
+        });
         App {
             state,
             worker: None,
@@ -228,6 +244,7 @@ impl Component for App {
             lint_timer: None,
             cancel_timer: None,
             _hash_listener: hash_listener,
+            _escape_listener: escape_listener,
         }
     }
 

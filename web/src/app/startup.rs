@@ -26,6 +26,32 @@ pub struct Startup {
     pub errors: Vec<String>,
     /// Non-fatal remarks (long link, ignored settings, bad query values).
     pub notices: Vec<String>,
+    /// The editors' texts as the page last saved them (local storage).
+    pub draft: Option<Draft>,
+}
+
+/// The editors' texts, kept in local storage so a reload does not lose them.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Draft {
+    /// Program text.
+    pub program: String,
+    /// Spec text.
+    pub spec: String,
+}
+
+/// The local-storage key of the [`Draft`].
+pub const DRAFT_KEY: &str = "cfplay.draft";
+
+/// The saved draft, if any (none when storage is unavailable or holds something else).
+fn read_draft() -> Option<Draft> {
+    use gloo::storage::Storage;
+    gloo::storage::LocalStorage::get::<Draft>(DRAFT_KEY).ok()
+}
+
+/// Saves the draft (best effort: private modes may refuse storage).
+pub fn save_draft(draft: &Draft) {
+    use gloo::storage::Storage;
+    let _ = gloo::storage::LocalStorage::set(DRAFT_KEY, draft);
 }
 
 /// Reads `location` and `crossOriginIsolated`.
@@ -73,6 +99,7 @@ pub fn read_page() -> Startup {
         isolated,
         errors,
         notices,
+        draft: read_draft(),
     }
 }
 

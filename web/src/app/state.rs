@@ -15,7 +15,7 @@ use super::messages::{
 use super::model::{RunModel, Shared};
 use super::page_url::{ForcedMode, PageParams};
 use super::share_panel::ShareTexts;
-use super::startup::{self, LoadedRecord};
+use super::startup::{self, Draft, LoadedRecord};
 use crate::share::{EmbedOptions, Recording, ShareOptions, ShareState};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -24,7 +24,10 @@ use yew::AttrValue;
 
 mod live;
 mod playback;
+mod progress;
 mod text;
+
+pub use progress::Progress;
 
 pub use text::RunButton;
 
@@ -33,6 +36,9 @@ pub const EMBED_SPEED_MS: u32 = 150;
 
 /// Default playback speed (ms per event).
 pub const DEFAULT_SPEED_MS: u32 = 40;
+
+/// Default time limit of a live run (seconds).
+pub const DEFAULT_TIME_LIMIT_S: u32 = 60;
 
 /// Colour theme preference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,8 +167,10 @@ pub enum Msg {
     CancelTimeout,
     /// A message (or a decoding error) from the worker.
     Worker(Result<FromWorker, String>),
-    /// Playback tick.
-    Tick,
+    /// Playback tick, at this time (ms, the page's clock).
+    Tick(f64),
+    /// Time limit of live runs in seconds (`None`: no limit).
+    TimeLimit(Option<u32>),
     /// Pause / resume playback.
     TogglePause,
     /// Playback speed (ms per event).
@@ -186,6 +194,8 @@ pub enum Msg {
     RecordLoaded(u32, Box<Result<LoadedRecord, String>>),
     /// The address bar's fragment is now this (another link was pasted).
     HashChanged(String),
+    /// Put back the edits an example replaced.
+    UndoExample,
 }
 
 /// What the [`App`](super::App) must do after a transition.
@@ -223,6 +233,8 @@ pub enum Effect {
     ApplyTheme(Theme),
     /// Reload the page.
     Reload,
+    /// Keep the editors' texts (local storage) for the next visit.
+    SaveDraft(Draft),
     /// Nothing visible changed: no render needed.
     NoRender,
 }
@@ -254,6 +266,8 @@ pub struct PageState {
     pub spec: AttrValue,
     /// Iteration budget (`None` = default).
     pub budget: Option<u32>,
+    /// Time limit of live runs in seconds (`None`: no limit).
+    pub time_limit_s: Option<u32>,
     /// Inline diagnostics of the editors.
     pub diagnostics: Vec<Diagnostic>,
     /// Z3's state in the worker (`None`: no worker).
@@ -266,12 +280,16 @@ pub struct PageState {
     pub lifecycle: Lifecycle,
     /// The latest run id handed out.
     last_run: u32,
+    /// Worker crashes since Z3 was last ready.
+    crashes_since_ready: u32,
     /// Queue and speed of playback.
     pub playback: Playback,
     /// The run as applied so far.
     pub model: RunModel,
     /// Iterations received from the worker (ahead of playback).
     pub received_iterations: u32,
+    /// Progress of the live run as received: phase, predicates, start and clock.
+    pub progress: Progress,
     /// The verdict, once the run is done.
     pub result: Option<Shared<RunResult>>,
     /// Errors shown until dismissed.
@@ -314,6 +332,8 @@ pub struct PageState {
     log: RunLog,
     /// The open share panel's texts.
     pub share: Option<ShareTexts>,
+    /// The edits the last chosen example replaced (offered back until the next edit).
+    pub undo: Option<Draft>,
     /// The fragment this page set or was opened with (a different one means: reload).
     pub own_hash: String,
 }
@@ -339,18 +359,21 @@ impl PageState {
             program: AttrValue::from(program),
             spec: AttrValue::from(spec),
             budget: None,
+            time_limit_s: Some(DEFAULT_TIME_LIMIT_S),
             diagnostics: Vec::new(),
             z3: None,
             z3_detail: String::new(),
             worker_up: false,
             lifecycle: Lifecycle::Idle,
             last_run: 0,
+            crashes_since_ready: 0,
             playback: Playback {
                 speed_ms: DEFAULT_SPEED_MS,
                 ..Playback::default()
             },
             model: RunModel::default(),
             received_iterations: 0,
+            progress: Progress::default(),
             result: None,
             errors,
             notices: page.notices,
@@ -372,8 +395,18 @@ impl PageState {
             autorun: false,
             log: RunLog::default(),
             share: None,
+            undo: None,
             own_hash: page.hash,
         };
+        // The last visit's edits, unless the address asks for something else.
+        if let Some(d) = page
+            .draft
+            .filter(|_| page.state.is_none() && !s.embed && s.params.record.is_none())
+        {
+            s.program = AttrValue::from(d.program);
+            s.spec = AttrValue::from(d.spec);
+            s.example_id = s.matching_example();
+        }
         if let Some(mut state) = page.state {
             let recording = state.record.take();
             s.program = AttrValue::from(state.program.clone());
@@ -455,11 +488,14 @@ impl PageState {
                 self.status_note = "cancelled (worker restarted)".into();
             }
             Msg::Worker(m) => self.on_worker(m, &mut fx),
-            Msg::Tick => {
-                if self.playback.paused || !self.drain(self.playback.speed_ms == 0) {
+            Msg::Tick(now_ms) => {
+                let clock_moved = self.progress.tick(now_ms, self.is_live());
+                let played = !self.playback.paused && self.drain(self.playback.speed_ms == 0);
+                if !played && !clock_moved {
                     fx.push(Effect::NoRender);
                 }
             }
+            Msg::TimeLimit(s) => self.time_limit_s = s,
             Msg::TogglePause => self.playback.paused = !self.playback.paused,
             Msg::Speed(ms) => {
                 self.playback.speed_ms = ms;
@@ -487,13 +523,19 @@ impl PageState {
             }
             Msg::DismissErrors => self.errors.clear(),
             Msg::Lint => {
+                if !self.embed && !self.read_only {
+                    fx.push(Effect::SaveDraft(self.draft()));
+                }
                 // Never during a run (the worker reports diagnostics then).
                 if self.lifecycle != Lifecycle::Idle {
-                    return vec![Effect::NoRender];
+                    fx.push(Effect::NoRender);
+                    return fx;
                 }
                 // The worker's front end without solving: parse, spec checks, lowering.
                 match crate::engine::prepare(&self.program, &self.spec, &RunOptions::default()) {
-                    Ok(_) => self.diagnostics.clear(),
+                    Ok(p) => {
+                        self.diagnostics = crate::engine::warnings(&p, &self.program, &self.spec)
+                    }
                     Err(crate::engine::EngineError::BadInput(items)) => self.diagnostics = items,
                     Err(_) => {}
                 }
@@ -511,6 +553,15 @@ impl PageState {
                 }
                 self.on_record_loaded(*r, &mut fx);
             }
+            Msg::UndoExample => match self.undo.take() {
+                Some(d) => {
+                    self.program = AttrValue::from(d.program);
+                    self.spec = AttrValue::from(d.spec);
+                    self.edited(InputFile::Program, &mut fx);
+                    self.diagnostics.clear();
+                }
+                None => fx.push(Effect::NoRender),
+            },
             Msg::HashChanged(hash) => {
                 fx.push(if hash != self.own_hash {
                     Effect::Reload
@@ -542,8 +593,10 @@ impl PageState {
         }
     }
 
-    /// An editor changed: the link no longer describes the page; lint soon.
+    /// An editor changed: the link no longer describes the page; lint (and save) soon.
     fn edited(&mut self, file: InputFile, fx: &mut Vec<Effect>) {
+        self.example_id = self.matching_example();
+        self.undo = None;
         self.forget_link(fx);
         self.diagnostics.retain(|d| d.file != file);
         fx.push(Effect::ScheduleLint);
@@ -554,6 +607,14 @@ impl PageState {
             fx.push(Effect::NoRender);
             return;
         };
+        // Edits that are not a gallery example can be put back.
+        self.undo = self.example_id.is_empty().then(|| self.draft());
+        if !self.embed && !self.read_only {
+            fx.push(Effect::SaveDraft(Draft {
+                program: ex.program.to_owned(),
+                spec: ex.spec.to_owned(),
+            }));
+        }
         self.program = AttrValue::from(ex.program);
         self.spec = AttrValue::from(ex.spec);
         self.example_id = id;
@@ -655,6 +716,14 @@ impl PageState {
             (_, false, true) => Mode::Replay,
             (_, false, false) => Mode::Unavailable,
         };
+    }
+
+    /// The editors' texts.
+    pub fn draft(&self) -> Draft {
+        Draft {
+            program: self.program.to_string(),
+            spec: self.spec.to_string(),
+        }
     }
 
     fn inputs(&self) -> RunInputs {

@@ -13,6 +13,9 @@ use cfp_core::report_json::StrategyJson;
 use std::collections::{BTreeMap, BTreeSet};
 use yew::prelude::*;
 
+/// Diffs up to this many lines open by themselves; longer ones start folded.
+const DIFF_OPEN_LINES: usize = 40;
+
 /// Lines rendered before "show all".
 const PAGE_LINES: usize = 150;
 
@@ -94,14 +97,18 @@ pub fn grammar_view(props: &GrammarViewProps) -> Html {
             </div>
         }
     } else {
+        let changes = d.removed_productions.len() + d.added_productions.len();
         html! {
-            <div class="grammar-diff" data-testid="grammar-diff">
+            <details class="grammar-diff" data-testid="grammar-diff" open={changes <= DIFF_OPEN_LINES}>
+                <summary class="small">{ format!("Diff: {} removed, {} added production(s)", d.removed_productions.len(), d.added_productions.len()) }</summary>
+                <div class="grammar-diff-body">
                 if !d.added_nonterminals.is_empty() {
                     <p class="small">{ format!("New nonterminals: {}", d.added_nonterminals.join(", ")) }</p>
                 }
                 { for d.removed_productions.iter().map(|p| html! { <div class="diff-del">{ format!("− {p}") }</div> }) }
                 { for d.added_productions.iter().map(|p| html! { <div class="diff-add">{ format!("+ {p}") }</div> }) }
-            </div>
+                </div>
+            </details>
         }
     };
     let lines = rule_lines(g);

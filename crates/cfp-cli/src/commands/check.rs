@@ -11,7 +11,7 @@
 //!  "counterexample": {"word": [...], "trace": [{"line": L, "text": "...", "depth": D}, ...],
 //!                     "values": {...}, "derivation": "...",
 //!                     "replay": {"edges": [[method, edge], ...], "globals": [...]}},  // violation
-//!  "reason": "...", "reason_kind": "budget|timeout|cancelled|solver|approximation|undecided",
+//!  "reason": "...", "reason_kind": "budget|timeout|cancelled|solver|memory|approximation|undecided",
 //!  "report": {"ruled_out": [...], "frontier": "..."},                                 // unknown
 //!  "stats": {"steps", "refinements", "total_predicates", "predicates_per_block_avg",
 //!            "predicates_per_block_max", "inclusion_queries", "inclusion_steps",

@@ -290,8 +290,12 @@ impl<S: Solver> Checker<S> {
                     frontier,
                 } => {
                     // A cancelled solver call or inclusion check: the hook says why.
-                    if let UnknownReason::Stopped { cause } = &mut reason {
-                        *cause = self.stop_cause().unwrap_or(*cause);
+                    match &mut reason {
+                        UnknownReason::Stopped { cause } => {
+                            *cause = self.stop_cause().unwrap_or(*cause);
+                        }
+                        UnknownReason::OutOfMemory { iteration } => *iteration = self.iteration,
+                        _ => {}
                     }
                     self.unknown(reason, frontier)
                 }
@@ -623,6 +627,8 @@ impl Stop {
             cfp_smt::SolverError::Cancelled => UnknownReason::Stopped {
                 cause: StopCause::Cancelled,
             },
+            // The iteration is filled in when the run ends.
+            cfp_smt::SolverError::OutOfMemory(_) => UnknownReason::OutOfMemory { iteration: 0 },
             other => UnknownReason::Solver {
                 detail: other.to_string(),
             },

@@ -362,6 +362,11 @@ pub enum UnknownReason {
         /// Why.
         detail: String,
     },
+    /// The SMT solver ran out of memory (it was restarted).
+    OutOfMemory {
+        /// The iteration it was in.
+        iteration: u32,
+    },
     /// An internal step failed (nested path, interpolants, refinement); no verdict.
     Internal {
         /// What failed.
@@ -399,6 +404,9 @@ impl std::fmt::Display for UnknownReason {
             ),
             UnknownReason::FeasibilityUnknown { detail } => {
                 write!(f, "feasibility undecided: {detail}")
+            }
+            UnknownReason::OutOfMemory { iteration } => {
+                write!(f, "the solver ran out of memory in iteration {iteration}")
             }
             UnknownReason::Internal { detail } => write!(f, "internal error: {detail}"),
         }
@@ -449,6 +457,8 @@ pub enum ReasonKind {
     /// Refinement or inclusion could not decide (repeated counterexample, stack bound,
     /// internal failure).
     Undecided,
+    /// The SMT solver ran out of memory.
+    Memory,
 }
 
 impl UnknownReason {
@@ -468,6 +478,7 @@ impl UnknownReason {
                 ReasonKind::Solver
             }
             UnknownReason::Approximations { .. } => ReasonKind::Approximation,
+            UnknownReason::OutOfMemory { .. } => ReasonKind::Memory,
             UnknownReason::RepeatedCounterexample { .. }
             | UnknownReason::RefinementStalled { .. }
             | UnknownReason::Inclusion { .. }

@@ -1,9 +1,12 @@
 //! Live runs: starting, stepping and cancelling them, and the worker's messages about them
 //! (dropped unless they name the live run).
 
-use super::{Effect, Lifecycle, LiveStage, Mode, PageState};
-use crate::app::messages::{Event, FromWorker, RunMode, RunOptions, ToWorker, Z3Status};
+use super::{Effect, Lifecycle, LiveStage, Mode, PageState, Progress};
+use crate::app::messages::{Event, FromWorker, RunMode, RunOptions, RunResult, ToWorker, Z3Status};
 use crate::app::model::Shared;
+use crate::protocol::CrashCause;
+use cfp_core::check::{ExecutionReport, UnknownReason, Verdict};
+use cfp_core::report_json::StatsJson;
 
 impl PageState {
     pub(super) fn on_run(&mut self, fx: &mut Vec<Effect>) {
@@ -70,6 +73,11 @@ impl PageState {
         matches!(&self.lifecycle, Lifecycle::Live { stage: s, .. } if *s == stage)
     }
 
+    /// Whether a live run is going on.
+    pub(super) fn is_live(&self) -> bool {
+        matches!(self.lifecycle, Lifecycle::Live { .. })
+    }
+
     /// Whether `run` is the live run.
     pub(super) fn is_current(&self, run: u32) -> bool {
         matches!(&self.lifecycle, Lifecycle::Live { run: r, .. } if *r == run)
@@ -109,6 +117,7 @@ impl PageState {
             spec: self.spec.to_string(),
             options: RunOptions {
                 max_iterations: self.budget,
+                timeout_ms: self.time_limit_s.map(|s| u64::from(s) * 1000),
             },
             mode,
         }));
@@ -117,6 +126,7 @@ impl PageState {
             RunMode::Step => LiveStage::Stepping { busy: true },
         };
         self.lifecycle = Lifecycle::Live { run, stage };
+        self.progress = Progress::start();
         if self.z3 == Some(Z3Status::Loading) {
             self.status_note = "waiting for Z3 to load…".into();
         }
@@ -128,16 +138,18 @@ impl PageState {
     pub(super) fn on_worker(&mut self, msg: Result<FromWorker, String>, fx: &mut Vec<Effect>) {
         match msg {
             Err(e) => {
-                self.errors.push(e);
-                // A worker error during a run (an out-of-memory trap, an uncaught
-                // exception) leaves it unusable. Not when idle: a worker that cannot even
-                // load would be restarted forever.
+                // A worker error during a run (an uncaught exception, a trap) leaves it
+                // unusable: the run ends `unknown` and a new worker starts.
                 if matches!(self.lifecycle, Lifecycle::Live { .. }) {
-                    self.end_failed_run(fx);
-                    self.restart_worker(fx);
+                    self.worker_died(CrashCause::Solver, format!("the worker failed: {e}"), fx);
+                } else {
+                    self.errors.push(e);
                 }
             }
             Ok(FromWorker::Status { z3, detail }) => {
+                if z3 == Z3Status::Ready {
+                    self.crashes_since_ready = 0;
+                }
                 self.z3 = Some(z3);
                 self.z3_detail = detail;
                 if z3 != Z3Status::Loading {
@@ -167,6 +179,7 @@ impl PageState {
                         *busy = false;
                     }
                 }
+                self.progress.saw(&event);
                 // Kept as JSON for recordings in share links.
                 self.log
                     .events
@@ -221,11 +234,56 @@ impl PageState {
                     self.abandon_live(fx);
                 }
             }
-            Ok(FromWorker::Crashed { message }) => {
-                self.errors.push(message);
-                self.end_failed_run(fx);
-                self.restart_worker(fx);
+            Ok(FromWorker::Crashed { message, cause }) => {
+                if matches!(self.lifecycle, Lifecycle::Live { .. }) {
+                    self.worker_died(cause, message, fx);
+                } else {
+                    self.errors.push(message);
+                    self.restart_after_crash(fx);
+                }
             }
+        }
+    }
+
+    /// The worker died during the live run: the run ends `unknown` with a plain reason
+    /// (what a recording of it would say), and a new worker starts.
+    pub(super) fn worker_died(&mut self, cause: CrashCause, message: String, fx: &mut Vec<Effect>) {
+        let iteration = self.received_iterations.max(1);
+        let reason = match cause {
+            CrashCause::OutOfMemory => UnknownReason::OutOfMemory { iteration },
+            CrashCause::Solver => UnknownReason::Solver {
+                detail: message.clone(),
+            },
+            CrashCause::Panic => UnknownReason::Internal {
+                detail: message.clone(),
+            },
+        };
+        let verdict = Verdict::Unknown {
+            iterations: self.received_iterations,
+            reason,
+            report: ExecutionReport::default(),
+        };
+        self.result = Some(Shared::new(RunResult::new(&verdict, StatsJson::default())));
+        if cause == CrashCause::Panic {
+            // A bug: say it loudly.
+            self.errors.push(message);
+        }
+        self.abandon_live(fx);
+        self.status_note = "the checker was restarted".into();
+        self.restart_after_crash(fx);
+    }
+
+    /// Starts a new worker after a crash, unless the last one crashed before Z3 was ever
+    /// ready (a worker that cannot even load would be restarted forever).
+    fn restart_after_crash(&mut self, fx: &mut Vec<Effect>) {
+        self.crashes_since_ready += 1;
+        if self.crashes_since_ready <= 1 {
+            self.restart_worker(fx);
+        } else {
+            self.worker_up = false;
+            self.z3 = Some(Z3Status::Error);
+            self.errors
+                .push("the checker keeps failing before Z3 is ready; reload the page".into());
         }
     }
 

@@ -5,7 +5,8 @@ use super::*;
 use crate::app::examples;
 use crate::app::messages::{event_iteration, VerdictName};
 use crate::app::page_url::PageParams;
-use crate::app::startup::Startup;
+use crate::app::startup::{Draft, Startup};
+use crate::protocol::CrashCause;
 
 /// A recording of 3 iterations (a violation found at the third).
 const BUG: &str = include_str!("../../../../static/examples/records/paper-fig2-bug.record.json");
@@ -19,6 +20,7 @@ fn page(isolated: bool) -> Startup {
         isolated,
         errors: Vec::new(),
         notices: Vec::new(),
+        draft: None,
     }
 }
 
@@ -82,7 +84,7 @@ fn iteration(events: &[Event], i: u32) -> Vec<Event> {
 /// Ticks until every queued event is shown.
 fn play_out(s: &mut PageState) {
     while !s.playback.queue.is_empty() {
-        s.reduce(Msg::Tick);
+        s.reduce(Msg::Tick(0.0));
     }
 }
 
@@ -126,6 +128,48 @@ fn cancel_during_step_mode_stops_at_the_click() {
     // The grace timer, if it still fired, changes nothing.
     assert_eq!(s.reduce(Msg::CancelTimeout), vec![Effect::NoRender]);
     assert!(s.result.is_none());
+}
+
+#[test]
+fn a_live_run_shows_its_progress_and_its_time_limit() {
+    let (events, _, _) = bug_run();
+    let mut s = live_page(page(true));
+    instant(&mut s);
+    s.reduce(Msg::TimeLimit(Some(30)));
+    let fx = s.reduce(Msg::Run);
+    let (run, _) = started_run(&fx);
+    let limit = fx.iter().find_map(|e| match e {
+        Effect::Post(ToWorker::Run { options, .. }) => Some(options.timeout_ms),
+        _ => None,
+    });
+    assert_eq!(limit, Some(Some(30_000)), "the limit goes to the worker");
+    s.reduce(Msg::Tick(1000.0));
+    for e in &iteration(&events, 1) {
+        s.reduce(event(run, e));
+    }
+    s.reduce(event(run, &iteration(&events, 2)[0]));
+    assert_ne!(
+        s.reduce(Msg::Tick(3500.0)),
+        vec![Effect::NoRender],
+        "the clock moved"
+    );
+    let preds: usize = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Refined {
+                iteration: 1,
+                predicates_added,
+                ..
+            } => Some(*predicates_added),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(
+        s.phase_text(),
+        format!("running… iteration 2 · checking inclusion · 2.5 s of 30 s · {preds} predicate(s)")
+    );
+    // The same tenth of a second: nothing to redraw.
+    assert_eq!(s.reduce(Msg::Tick(3520.0)), vec![Effect::NoRender]);
 }
 
 #[test]
@@ -245,6 +289,14 @@ fn a_link_landing_past_the_last_iteration_shows_the_last_one() {
     })));
     assert_eq!(s.selected, Some(2));
     assert!(s.notices.is_empty(), "{:?}", s.notices);
+    // The banner says the views show an earlier iteration than the verdict's.
+    assert_eq!(
+        s.verdict_note().as_deref(),
+        Some("final: violation — showing iteration 2 of 3")
+    );
+    s.reduce(Msg::Select(None));
+    play_out(&mut s);
+    assert_eq!(s.verdict_note(), None);
 }
 
 #[test]
@@ -252,14 +304,14 @@ fn a_replayed_link_lands_too() {
     let (mut s, _) = opened_link(9, false);
     assert_eq!(s.mode, Mode::Replay);
     for _ in 0..100 {
-        s.reduce(Msg::Tick);
+        s.reduce(Msg::Tick(0.0));
     }
     assert_eq!(s.lifecycle, Lifecycle::Idle);
     assert_eq!(s.shown_iteration(), Some(3));
     assert_eq!(s.notices.len(), 1, "{:?}", s.notices);
     let (mut s, _) = opened_link(1, false);
     while s.busy() {
-        s.reduce(Msg::Tick);
+        s.reduce(Msg::Tick(0.0));
     }
     assert_eq!(s.selected, Some(1));
 }
@@ -298,11 +350,11 @@ fn replay_fast_forwards_to_start_and_waits_there() {
     assert_eq!(s.playback.queue.len(), iteration(&events, 3).len() + 1);
     assert!(s.playback.paused, "paused at `start` without autoplay");
     assert_eq!(s.phase_text(), "replay paused");
-    assert_eq!(s.reduce(Msg::Tick), vec![Effect::NoRender]);
+    assert_eq!(s.reduce(Msg::Tick(0.0)), vec![Effect::NoRender]);
     s.reduce(Msg::TogglePause);
     let mut ticks = 0;
     while s.busy() {
-        s.reduce(Msg::Tick);
+        s.reduce(Msg::Tick(0.0));
         ticks += 1;
     }
     assert_eq!(ticks, iteration(&events, 3).len() + 1, "one event per tick");
@@ -325,7 +377,7 @@ fn replay_start_past_the_end_shows_the_end() {
 fn a_cancelled_replay_stops_and_replays_again() {
     let mut s = embed_at(1);
     s.reduce(Msg::TogglePause);
-    s.reduce(Msg::Tick);
+    s.reduce(Msg::Tick(0.0));
     assert!(s.busy());
     assert_eq!(s.reduce(Msg::Cancel), Vec::new());
     assert_eq!(s.phase_text(), "replay stopped");
@@ -344,6 +396,7 @@ fn bad_input_ends_the_run_with_diagnostics() {
         line: 2,
         col: 5,
         message: "unknown nonterminal".into(),
+        severity: crate::protocol::DiagSeverity::Error,
     }];
     // Another run's diagnostics are not this one's.
     s.reduce(Msg::Worker(Ok(FromWorker::Diagnostics {
@@ -364,10 +417,17 @@ fn a_crash_ends_the_run_and_replaces_the_worker() {
     let (run, _) = started_run(&s.reduce(Msg::Run));
     let fx = s.reduce(Msg::Worker(Ok(FromWorker::Crashed {
         message: "the checker crashed (a bug): boom".into(),
+        cause: CrashCause::Panic,
     })));
     assert_eq!(fx, vec![Effect::RestartWorker]);
     assert_eq!(s.lifecycle, Lifecycle::Idle);
-    assert_eq!(s.errors.len(), 1);
+    assert_eq!(s.errors.len(), 1, "a panic is a bug: shown as an error");
+    let r = s.result.clone().expect("the run ends with a verdict");
+    assert_eq!(r.verdict, VerdictName::Unknown);
+    assert_eq!(
+        r.reason.as_deref(),
+        Some("internal error: the checker crashed (a bug): boom")
+    );
     let finished = events.last().expect("events");
     assert_eq!(s.reduce(event(run, finished)), vec![Effect::NoRender]);
     // A worker error while idle (Z3 failed to load) does not loop restarts.
@@ -380,6 +440,72 @@ fn a_crash_ends_the_run_and_replaces_the_worker() {
     s.reduce(Msg::WorkerFailed("postMessage failed: x".into()));
     assert!(!s.busy() && !s.worker_up);
     assert!(!s.is_current(run));
+}
+
+#[test]
+fn out_of_memory_ends_the_run_unknown_and_the_next_run_works() {
+    let (events, result, _) = bug_run();
+    let mut s = live_page(page(true));
+    instant(&mut s);
+    let (run, _) = started_run(&s.reduce(Msg::Run));
+    for e in iteration(&events, 1)
+        .iter()
+        .chain(&iteration(&events, 2)[..1])
+    {
+        s.reduce(event(run, e));
+    }
+    let fx = s.reduce(Msg::Worker(Ok(FromWorker::Crashed {
+        message: "the solver ran out of memory (Z3 had allocated 1530 MB; its limit is 1536 MB)"
+            .into(),
+        cause: CrashCause::OutOfMemory,
+    })));
+    assert_eq!(fx, vec![Effect::RestartWorker]);
+    let r = s.result.clone().expect("unknown");
+    assert_eq!(r.verdict, VerdictName::Unknown);
+    assert_eq!(
+        r.reason.as_deref(),
+        Some("the solver ran out of memory in iteration 2")
+    );
+    assert_eq!(r.reason_kind, Some(cfp_core::check::ReasonKind::Memory));
+    assert!(s.errors.is_empty(), "not a bug: the verdict says it");
+    assert_eq!(s.phase_text(), "done");
+    assert!(
+        !s.run_button().disabled && s.can_step(),
+        "the page is usable"
+    );
+    assert!(s.current_recording().is_none(), "not a recording");
+    // The new worker loads Z3; the next run works.
+    s.reduce(Msg::Worker(Ok(FromWorker::Status {
+        z3: Z3Status::Ready,
+        detail: String::new(),
+    })));
+    let (run, _) = started_run(&s.reduce(Msg::Run));
+    for e in &events {
+        s.reduce(event(run, e));
+    }
+    s.reduce(Msg::Worker(Ok(FromWorker::Done {
+        run,
+        result: Box::new(result),
+    })));
+    assert_eq!(
+        s.result.as_ref().map(|r| r.verdict),
+        Some(VerdictName::Violation)
+    );
+}
+
+#[test]
+fn a_worker_that_crashes_before_z3_is_ready_is_not_restarted_forever() {
+    let mut s = live_page(page(true));
+    let crash = || {
+        Msg::Worker(Ok(FromWorker::Crashed {
+            message: "the solver failed: Aborted()".into(),
+            cause: CrashCause::Solver,
+        }))
+    };
+    assert_eq!(s.reduce(crash()), vec![Effect::RestartWorker]);
+    assert_eq!(s.reduce(crash()), Vec::new(), "no second restart");
+    assert_eq!(s.z3, Some(Z3Status::Error));
+    assert!(s.errors.iter().any(|e| e.contains("reload the page")));
 }
 
 #[test]
@@ -405,4 +531,61 @@ fn editing_forgets_the_link_and_lints_later() {
     s.reduce(Msg::Spec("S -> ;".into()));
     s.reduce(Msg::Lint);
     assert!(!s.diagnostics.is_empty(), "the spec does not parse");
+    // A spec missing a `;` between rules is checked, and says so (a warning at the line).
+    let ex = &s.examples[0];
+    let (program, spec) = (ex.program.to_owned(), ex.spec.replacen(';', "", 2));
+    s.reduce(Msg::Program(program));
+    s.reduce(Msg::Spec(spec));
+    s.reduce(Msg::Lint);
+    assert!(
+        s.diagnostics
+            .iter()
+            .any(|d| d.severity == crate::protocol::DiagSeverity::Warning
+                && d.message.starts_with("missing `;`")),
+        "{:?}",
+        s.diagnostics
+    );
+}
+
+#[test]
+fn edits_survive_reloads_and_an_example_over_them_can_be_undone() {
+    let mine = Draft {
+        program: "class Bank {\n  // my edits\n}\n".into(),
+        spec: "S -> eps;".into(),
+    };
+    let mut s = live_page(Startup {
+        draft: Some(mine.clone()),
+        ..page(true)
+    });
+    assert_eq!(s.draft(), mine, "the last visit's edits are back");
+    assert_eq!(s.example_id, "", "the selector says edited");
+    assert_eq!(s.share_title(), "cfplay: class Bank");
+    // Editing is saved (with the debounced lint), and an edited example stops being one.
+    let first = s.examples[0].entry.id.clone();
+    s.reduce(Msg::Example(first.clone()));
+    assert_eq!(s.example_id, first);
+    assert_eq!(s.undo.as_ref(), Some(&mine), "the replaced edits are kept");
+    s.reduce(Msg::UndoExample);
+    assert_eq!(s.draft(), mine);
+    assert!(s.undo.is_none());
+    s.reduce(Msg::Example(first.clone()));
+    s.reduce(Msg::Program(format!("{}\n// changed", s.program)));
+    assert_eq!(s.example_id, "");
+    assert!(s.undo.is_none(), "an edit drops the undo");
+    let fx = s.reduce(Msg::Lint);
+    assert!(
+        matches!(fx.first(), Some(Effect::SaveDraft(d)) if d.program.ends_with("// changed")),
+        "{fx:?}"
+    );
+    // A link wins over the draft.
+    let (_, _, state) = bug_run();
+    let s = PageState::new(
+        examples::gallery(),
+        Startup {
+            draft: Some(mine),
+            state: Some(state.clone()),
+            ..page(true)
+        },
+    );
+    assert_eq!(s.program.as_str(), state.program);
 }

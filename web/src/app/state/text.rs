@@ -91,6 +91,9 @@ impl PageState {
             Lifecycle::Idle if self.result.is_some() => "done".to_owned(),
             Lifecycle::Idle => self.status_note.clone(),
             Lifecycle::Live { stage, .. } => match stage {
+                LiveStage::Running if self.status_note.is_empty() => {
+                    format!("running… {}", self.progress_text())
+                }
                 LiveStage::Running => format!("running… {}", self.status_note),
                 LiveStage::Stepping { .. } => format!("step mode {}", self.status_note),
                 LiveStage::Cancelling => "cancelling…".to_owned(),
@@ -98,6 +101,35 @@ impl PageState {
             Lifecycle::Replaying { .. } if self.playback.paused => "replay paused".to_owned(),
             Lifecycle::Replaying { .. } => "replaying…".to_owned(),
         }
+    }
+
+    /// The live run's progress: iteration, phase, time, predicates.
+    pub fn progress_text(&self) -> String {
+        let p = &self.progress;
+        let limit = self
+            .time_limit_s
+            .map_or(String::new(), |s| format!(" of {s} s"));
+        format!(
+            "iteration {} · {} · {:.1} s{limit} · {} predicate(s)",
+            self.received_iterations.max(1),
+            p.phase,
+            p.elapsed_s(),
+            p.predicates
+        )
+    }
+
+    /// When the verdict is known but the views show an earlier iteration (the animation is
+    /// behind, or one was selected): which one, so the banner is not read as its verdict.
+    pub fn verdict_note(&self) -> Option<String> {
+        let r = self.result.as_ref()?;
+        let shown = self.shown_iteration()?;
+        (shown < r.iterations).then(|| {
+            format!(
+                "final: {} — showing iteration {shown} of {}",
+                r.verdict.as_str(),
+                r.iterations
+            )
+        })
     }
 
     /// Z3's state in the toolbar.
@@ -117,7 +149,9 @@ impl PageState {
             .examples
             .iter()
             .find(|e| e.entry.id == self.example_id)
-            .map_or("custom program".to_owned(), |e| e.entry.title.clone());
+            .map(|e| e.entry.title.clone())
+            .or_else(|| class_name(&self.program).map(|c| format!("class {c}")))
+            .unwrap_or_else(|| "custom program".to_owned());
         match &self.result {
             Some(r) => format!("cfplay: {} — {what}", r.verdict.as_str()),
             None => format!("cfplay: {what}"),
@@ -153,4 +187,20 @@ impl PageState {
         }
         notices
     }
+}
+
+/// The name of the first class `program` declares (comments and strings are skipped).
+pub fn class_name(program: &str) -> Option<String> {
+    use cfp_syntax::lexer::{Keyword, TokenKind};
+    let lexed = cfp_syntax::lexer::lex(program);
+    let mut tokens = lexed.tokens.iter();
+    while let Some(t) = tokens.next() {
+        if t.kind == TokenKind::Keyword(Keyword::Class) {
+            let name = tokens.next().filter(|n| n.kind == TokenKind::Ident)?;
+            return program
+                .get(name.span.start as usize..name.span.end as usize)
+                .map(str::to_owned);
+        }
+    }
+    None
 }
