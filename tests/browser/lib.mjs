@@ -158,7 +158,7 @@ export function nativeCheck(programPath, specPath) {
     out = e.stdout; // exit 1/2 are verdicts, not failures
   }
   const j = JSON.parse(out);
-  return { verdict: j.verdict, iterations: j.iterations };
+  return { verdict: j.verdict, iterations: j.iterations, summary: j.counterexample?.summary ?? null };
 }
 
 /** Select a gallery example by id in `example-select` (a <select> or a list of buttons). */

@@ -374,6 +374,38 @@ check('edits-survive-reload-and-undo', async (ctx) => {
   return 'kept across a reload, selector "edited", share title "class Bank", example replaced and undone';
 });
 
+// Issue 14.4: a violation says what went wrong in the program's terms — the same sentence
+// as `cfp check --json`, naming the offending call's line — marks that line in the editor
+// and opens the PCFA view on its method.
+check('violation-summary-names-the-lines', async (ctx) => {
+  const page = await warmApp(ctx);
+  const bugs = L.galleryExamples().filter((e) => /bug/.test(e.id)).slice(0, 3);
+  assert.ok(bugs.length === 3, 'fewer than 3 buggy gallery examples');
+  const seen = [];
+  for (const ex of bugs) {
+    await L.selectExample(page, ex);
+    await page.locator(L.tid('speed')).selectOption('0');
+    const r = await L.runToVerdict(page, { timeout: 120000 });
+    assert.equal(r.verdict, 'violation', `${ex.id}: ${JSON.stringify(r)}`);
+    const want = L.nativeCheck(ex.programPath, ex.specPath).summary;
+    const got = (await page.locator(L.tid('verdict-reason')).first().textContent()).trim();
+    assert.equal(got, want, `${ex.id}: the page and the CLI say different things`);
+    const m = /^`([^`]+)` at line (\d+) \(([^)]+)\)/.exec(got);
+    assert.ok(m, `${ex.id}: the summary names no call and line: ${got}`);
+    const [, call, line, method] = m;
+    const program = readFileSync(ex.programPath, 'utf8').split('\n');
+    assert.ok(program[Number(line) - 1].includes(call), `${ex.id}: line ${line} is not \`${call}\`: ${program[Number(line) - 1]}`);
+    const marked = await page.evaluate(() => [...document.querySelectorAll('[data-testid="program-editor"]')]
+      .map((t) => t.closest('.editor')?.querySelector('.line.hl-line')?.getAttribute('data-line') ?? null)[0]);
+    assert.equal(marked, line, `${ex.id}: the editor marks line ${marked}, not ${line}`);
+    const tab = await page.locator('.pcfa .tabs button.selected').first().textContent();
+    assert.equal(tab.trim(), method, `${ex.id}: the PCFA view opened on ${tab}`);
+    seen.push(`${ex.id}: line ${line} ${method}`);
+  }
+  await L.screenshot(page, '08-violation-summary');
+  return seen.join('; ');
+});
+
 // Issue 14.2: a live run shows its progress (iteration, phase, time against the limit,
 // predicates) and stops at the time limit with `unknown`; Escape cancels.
 check('progress-time-limit-and-escape', async (ctx) => {

@@ -153,6 +153,9 @@ pub struct ReplayJson {
 /// The `counterexample` object of a violation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CounterexampleJson {
+    /// What went wrong, in one sentence of the program's terms.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub summary: String,
     /// The word (terminals as in the spec).
     #[serde(default)]
     pub word: Vec<String>,
@@ -246,6 +249,7 @@ impl ResultJson {
             Verdict::Violation { counterexample, .. } => {
                 let c = counterexample;
                 r.counterexample = Some(CounterexampleJson {
+                    summary: c.summary.text.clone(),
                     word: c.word.clone(),
                     trace: c
                         .trace

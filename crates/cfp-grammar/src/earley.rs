@@ -151,6 +151,59 @@ pub fn recognizes(g: &Grammar, word: &[TermId]) -> bool {
     Chart::run(g, word).accepting().is_some()
 }
 
+/// How much of `word` begins some word of L(g): the length of the longest prefix of
+/// `word` that is also a prefix of a word in L(g) (0 when L(g) is empty). Unproductive
+/// nonterminals are removed first, so a surviving chart item always has a completion.
+pub fn viable_prefix(g: &Grammar, word: &[TermId]) -> usize {
+    let c = crate::clean::clean(g);
+    if c.empty {
+        return 0;
+    }
+    let ch = Chart::run(&c.grammar, word);
+    (0..=word.len())
+        .rev()
+        .find(|&i| !ch.sets[i].is_empty())
+        .unwrap_or(0)
+}
+
+/// The shortest continuations: the shortest words `w` (at most `max_len` terminals) with
+/// `prefix · w` in L(g), in terminal order; empty when there is none that short.
+pub fn shortest_completions(g: &Grammar, prefix: &[TermId], max_len: usize) -> Vec<Vec<TermId>> {
+    let c = crate::clean::clean(g);
+    if c.empty {
+        return Vec::new();
+    }
+    let g = &c.grammar;
+    // Breadth first over the terminals each chart can scan next.
+    let mut layer: Vec<Vec<TermId>> = vec![Vec::new()];
+    for _ in 0..=max_len {
+        let mut done = Vec::new();
+        let mut next = std::collections::BTreeSet::new();
+        for tail in &layer {
+            let mut w = prefix.to_vec();
+            w.extend(tail);
+            let ch = Chart::run(g, &w);
+            if ch.accepting().is_some() {
+                done.push(tail.clone());
+            }
+            for &id in &ch.sets[w.len()] {
+                let it = ch.items[id as usize];
+                if let Some(Sym::T(t)) = g.productions[it.prod as usize].rhs.get(it.dot as usize) {
+                    let mut longer = tail.clone();
+                    longer.push(*t);
+                    next.insert(longer);
+                }
+            }
+        }
+        if !done.is_empty() {
+            done.sort();
+            return done;
+        }
+        layer = next.into_iter().collect();
+    }
+    Vec::new()
+}
+
 /// What a tree node stands for before it is materialised.
 #[derive(Clone, Copy)]
 enum NodeSrc {
@@ -373,6 +426,37 @@ mod tests {
         assert!(parse(&gr, &[TermId(7)]).is_none());
         let empty = Grammar::new("S");
         assert!(!recognizes(&empty, &[]));
+    }
+
+    #[test]
+    fn viable_prefixes_and_shortest_completions() {
+        let gr = g("S -> $1.lock() S $1.unlock() S | ε;");
+        let (l, u) = (w(&gr, &["$1.lock()"])[0], w(&gr, &["$1.unlock()"])[0]);
+        assert_eq!(viable_prefix(&gr, &[l, l, u]), 3);
+        assert_eq!(
+            viable_prefix(&gr, &[l, u, u, l]),
+            2,
+            "the second unlock has no lock"
+        );
+        assert_eq!(viable_prefix(&gr, &[u]), 0);
+        assert_eq!(shortest_completions(&gr, &[l, l, u], 4), vec![vec![u]]);
+        assert_eq!(
+            shortest_completions(&gr, &[l, u], 4),
+            vec![Vec::<TermId>::new()]
+        );
+        assert_eq!(
+            shortest_completions(&gr, &[l, l, l], 2),
+            Vec::<Vec<TermId>>::new()
+        );
+        assert_eq!(
+            shortest_completions(&gr, &[l, l, l], 3),
+            vec![vec![u, u, u]]
+        );
+        // Unproductive alternatives do not make a prefix viable.
+        let gr = g("S -> $1.a() T | $1.b();\nT -> T $1.c();");
+        let (a, b) = (w(&gr, &["$1.a()"])[0], w(&gr, &["$1.b()"])[0]);
+        assert_eq!(viable_prefix(&gr, &[a]), 0);
+        assert_eq!(viable_prefix(&gr, &[b]), 1);
     }
 
     #[test]

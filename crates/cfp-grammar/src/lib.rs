@@ -29,7 +29,7 @@ pub mod clean;
 pub use clean::{clean, first_sets, nullable, productive, reachable, Cleaned};
 pub mod earley;
 
-pub use earley::{parse, recognizes, word_in};
+pub use earley::{parse, recognizes, shortest_completions, viable_prefix, word_in};
 pub mod bench_grammars;
 pub mod normal;
 

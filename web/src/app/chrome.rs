@@ -141,10 +141,15 @@ impl App {
     pub(super) fn view_verdict(&self) -> Html {
         let s = &self.state;
         let verdict = s.result.as_ref().map(|r| r.verdict.as_str()).unwrap_or("");
+        // Unknown: why; violation: what went wrong, in the program's terms.
         let reason = s
             .result
             .as_ref()
-            .and_then(|r| r.reason.clone())
+            .and_then(|r| {
+                r.reason
+                    .clone()
+                    .or_else(|| r.counterexample.as_ref().map(|c| c.summary.clone()))
+            })
             .unwrap_or_default();
         let phase = s.phase_text();
         let pending = s.playback.queue.len();

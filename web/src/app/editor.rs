@@ -360,7 +360,7 @@ fn line_div(
         diag.map(|_| "diag-line")
     );
     html! {
-        <div class={class}>
+        <div class={class} data-line={n.to_string()}>
             { content }
             if let Some(msg) = diag {
                 <span class="inline-diag">{ format!("  ◀ {}", msg.lines().next().unwrap_or_default()) }</span>

@@ -51,6 +51,16 @@ impl App {
             None => (None, None, Shared::default(), None),
         };
         let proof = self.view_proof(shown);
+        // The offending call's line is marked until a trace step is clicked.
+        let offending = s
+            .violation_summary()
+            .filter(|v| v.call_line > 0)
+            .map(|v| (v.call_line, 0));
+        // On a violation's last iteration the PCFA view opens on the offending call's method.
+        let focus = s
+            .violation_summary()
+            .filter(|_| shown == s.result.as_ref().map(|r| r.iterations))
+            .map(|v| AttrValue::from(v.method.clone()));
         let share = s.share.clone().map(|texts| {
             html! { <SharePanel {texts} copy_on_open=true on_close={link.callback(|_| Msg::ToggleShare)} /> }
         });
@@ -66,7 +76,7 @@ impl App {
                     <div class="col editors">
                         <Editor title="Program" testid="program-editor" lang={Lang::Java}
                             value={s.program.clone()} on_change={link.callback(Msg::Program)}
-                            diagnostics={prog_diags} highlight={s.highlight} read_only={s.read_only} />
+                            diagnostics={prog_diags} highlight={s.highlight.or(offending)} read_only={s.read_only} />
                         <Editor title="Spec" testid="spec-editor" lang={Lang::Spec}
                             value={s.spec.clone()} on_change={link.callback(Msg::Spec)}
                             diagnostics={spec_diags} read_only={s.read_only} />
@@ -92,6 +102,7 @@ impl App {
                         <section class="panel">
                             <h2>{ "PCFAs" }</h2>
                             <PcfaView grammar={record.as_ref().and_then(|r| r.grammar.clone())}
+                                focus={focus}
                                 previous={shown.and_then(|i| s.model.previous_grammar(i))}
                                 refinement={previous_refinement} />
                         </section>

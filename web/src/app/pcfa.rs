@@ -48,6 +48,9 @@ pub struct PcfaViewProps {
     pub previous: Option<Shared<GrammarSnapshot>>,
     /// The refinement that produced this iteration (previous iteration's `refined`).
     pub refinement: Option<Shared<Refinement>>,
+    /// The method to open first (the offending call's, on a violation's last iteration).
+    #[prop_or_default]
+    pub focus: Option<AttrValue>,
 }
 
 /// PCFA graphs of the selected iteration, one method at a time.
@@ -65,7 +68,8 @@ pub fn pcfa_view(props: &PcfaViewProps) -> Html {
             </p>
         };
     }
-    // Default: the method the last refinement changed most, else the first.
+    // Default: the method asked for, else the one the last refinement changed most, else
+    // the first.
     let changed = graphs
         .iter()
         .filter(|p| change_count(p) > 0)
@@ -79,6 +83,13 @@ pub fn pcfa_view(props: &PcfaViewProps) -> Html {
         .as_ref()
         .filter(|m| graphs.iter().any(|p| &p.method == *m))
         .cloned()
+        .or_else(|| {
+            props
+                .focus
+                .as_ref()
+                .filter(|f| graphs.iter().any(|p| p.method == f.as_str()))
+                .map(|f| f.to_string())
+        })
         .or(changed)
         .or_else(|| graphs.first().map(|p| p.method.clone()))
         .unwrap_or_default();

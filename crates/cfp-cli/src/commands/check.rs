@@ -464,6 +464,9 @@ fn render_text(
                 out,
                 "VIOLATION: an execution breaks the protocol (found in iteration {iterations})"
             );
+            if !c.summary.text.is_empty() {
+                let _ = writeln!(out, "{}", c.summary.text);
+            }
             let _ = writeln!(out, "word: {}", word_text(&c.word));
             let _ = writeln!(out, "trace:");
             for t in &c.trace {

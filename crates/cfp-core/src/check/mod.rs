@@ -8,6 +8,7 @@
 mod evidence;
 mod graphs;
 mod predicate_names;
+mod summary;
 mod types;
 
 pub use types::*;
@@ -401,9 +402,11 @@ impl<S: Solver> Checker<S> {
                             .and_then(|w| i64::try_from(interpreter_address(w.address, base)).ok())
                     })
                     .collect();
+                let summary = summary::summarize(&word, &trace, &self.spec, self.source.as_deref());
                 return Err(Stop::Verdict(Box::new(Verdict::Violation {
                     iterations: it,
                     counterexample: Violation {
+                        summary,
                         word,
                         derivation,
                         trace,

@@ -286,6 +286,27 @@ pub struct Violation {
     /// Initial value of every global in `Program::globals` order (wildcards' objects
     /// first among them), as far as the model fixes them.
     pub replay_globals: Vec<Option<i64>>,
+    /// What went wrong, in the program's terms (empty in recordings made before).
+    #[serde(default)]
+    pub summary: ViolationSummary,
+}
+
+/// A violation in one sentence, with the source lines to look at.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViolationSummary {
+    /// The sentence (`l.lock()` at line 8 (Main.process) is never followed by …).
+    pub text: String,
+    /// The line of the call that breaks the protocol, or of the last call before the run
+    /// ends too early (0: none).
+    #[serde(default)]
+    pub call_line: u32,
+    /// The method making that call.
+    #[serde(default)]
+    pub method: String,
+    /// The last line of that method before it returns, when the run ends too early (0:
+    /// the violation is a call out of place).
+    #[serde(default)]
+    pub exit_line: u32,
 }
 
 /// An entry of an execution report: a spurious counterexample ruled out by refinement.

@@ -132,6 +132,17 @@ impl PageState {
         })
     }
 
+    /// The violation's summary and the line and method of its offending call, once the
+    /// played events reached the verdict.
+    pub fn violation_summary(&self) -> Option<&cfp_core::check::ViolationSummary> {
+        match &self.model.finished.as_ref()?.verdict {
+            cfp_core::check::Verdict::Violation { counterexample, .. } => {
+                Some(&counterexample.summary).filter(|s| !s.text.is_empty())
+            }
+            _ => None,
+        }
+    }
+
     /// Z3's state in the toolbar.
     pub fn z3_text(&self) -> &'static str {
         match self.z3 {

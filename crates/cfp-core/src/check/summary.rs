@@ -1,0 +1,228 @@
+//! A violation in the program's terms: one sentence from the word, the spec and the trace
+//! ("`l.lock()` at line 8 (Main.process) is never followed by `$1.unlock()`: Main.process
+//! returns after line 9 without it"), with the lines a reader should look at. In the
+//! second case the call named is the one that opened what is never finished: the first
+//! after the last point where the calls so far formed a complete word of the protocol.
+//!
+//! Two cases, decided on the spec grammar: a call the protocol does not allow at that
+//! point (the word leaves the spec's prefixes there: [`cfp_grammar::viable_prefix`]), or a
+//! run that ends before the protocol is complete (the whole word is a prefix of the spec;
+//! what is missing is the shortest completion, [`cfp_grammar::shortest_completions`]).
+
+use super::types::{TraceLine, ViolationSummary};
+use cfp_grammar::earley::word_of_names;
+use cfp_grammar::Grammar;
+
+/// Longest completion searched for (terminals).
+const MAX_COMPLETION: usize = 4;
+
+/// Longest source excerpt quoted (characters).
+const MAX_EXCERPT: usize = 60;
+
+/// The summary of a violation with `word`, its `trace`, against `spec`; `source` is the
+/// program text (quoted by line when known).
+pub(super) fn summarize(
+    word: &[String],
+    trace: &[TraceLine],
+    spec: &Grammar,
+    source: Option<&str>,
+) -> ViolationSummary {
+    // The steps that emit the word's symbols, in order (a step may emit several).
+    let events: Vec<usize> = trace
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| {
+            let n = t
+                .text
+                .split("; ")
+                .filter(|p| p.starts_with("emit "))
+                .count();
+            std::iter::repeat_n(i, n)
+        })
+        .collect();
+    let names: Vec<&str> = word.iter().map(String::as_str).collect();
+    let terms = word_of_names(spec, &names);
+    let (Some(terms), true) = (terms, events.len() == word.len()) else {
+        return ViolationSummary {
+            text: format!(
+                "The program can make the calls `{}`, which the protocol does not allow.",
+                word.join(" ")
+            ),
+            ..ViolationSummary::default()
+        };
+    };
+    let quote = |step: &TraceLine| -> String {
+        let line = source
+            .and_then(|s| s.lines().nth(step.line.checked_sub(1)? as usize))
+            .map(|l| l.trim().trim_end_matches(';').trim())
+            .filter(|l| !l.is_empty());
+        match line {
+            Some(l) if l.chars().count() <= MAX_EXCERPT => format!("`{l}`"),
+            Some(l) => format!("`{}…`", l.chars().take(MAX_EXCERPT).collect::<String>()),
+            None => "the call".to_owned(),
+        }
+    };
+    let viable = cfp_grammar::viable_prefix(spec, &terms);
+    if viable < word.len() {
+        let step = &trace[events[viable]];
+        let after = if viable == 0 {
+            "as the first call".to_owned()
+        } else {
+            let from = viable.saturating_sub(3);
+            let dots = if from > 0 { "… " } else { "" };
+            format!("after `{dots}{}`", word[from..viable].join(" "))
+        };
+        return ViolationSummary {
+            text: format!(
+                "{} at line {} ({}) calls `{}`, which the protocol does not allow {after}.",
+                quote(step),
+                step.line,
+                step.method,
+                word[viable]
+            ),
+            call_line: step.line,
+            method: step.method.clone(),
+            exit_line: 0,
+        };
+    }
+    let need = cfp_grammar::shortest_completions(spec, &terms, MAX_COMPLETION)
+        .into_iter()
+        .next()
+        .map(|w| {
+            w.iter()
+                .map(|t| spec.terminal_name(*t).to_owned())
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+    let need_text = need.map_or("the calls the protocol still needs".to_owned(), |n| {
+        format!("`{n}`")
+    });
+    let Some(&last) = events.last() else {
+        return ViolationSummary {
+            text: format!("The program ends without any call, but the protocol needs {need_text}."),
+            ..ViolationSummary::default()
+        };
+    };
+    // The call that opened what is never finished: the first one after the last point
+    // where the calls so far were a complete word of the protocol.
+    let opened = (0..word.len())
+        .rev()
+        .find(|&k| cfp_grammar::recognizes(spec, &terms[..k]))
+        .map_or(last, |k| events[k]);
+    let step = &trace[opened];
+    // Where the method of the last call is left: its last step, then its return.
+    let exit = trace[last..]
+        .iter()
+        .rev()
+        .find(|t| {
+            t.method == step.method
+                && t.depth == step.depth
+                && t.line > 0
+                && !t.text.starts_with("return from ")
+        })
+        .map_or(step.line, |t| t.line);
+    let returns = trace[last..]
+        .iter()
+        .any(|t| t.text == format!("return from {}", step.method));
+    let ending = if returns {
+        format!("{} returns after line {exit}", step.method)
+    } else {
+        format!("the program ends after line {exit}")
+    };
+    ViolationSummary {
+        text: format!(
+            "{} at line {} ({}) is never followed by {need_text}: {ending} without it.",
+            quote(step),
+            step.line,
+            step.method
+        ),
+        call_line: step.line,
+        method: step.method.clone(),
+        exit_line: exit,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cfp_grammar::Grammar;
+
+    fn spec() -> Grammar {
+        Grammar::from_spec(&cfp_syntax::parse_spec("S -> $1.lock() S $1.unlock() S | ε;").tree)
+    }
+
+    fn step(line: u32, text: &str, depth: usize, method: &str) -> TraceLine {
+        TraceLine {
+            line,
+            text: text.into(),
+            depth,
+            method: method.into(),
+        }
+    }
+
+    const SOURCE: &str = "class Main {\n  static void process(ReentrantLock l, boolean skip) {\n    l.lock();\n    if (skip) {\n      return;\n    }\n    l.unlock();\n  }\n}\n";
+
+    #[test]
+    fn a_lock_never_released_names_its_line_and_the_return() {
+        let trace = vec![
+            step(3, "assume l == $1", 1, "Main.process"),
+            step(3, "emit $1.lock()", 1, "Main.process"),
+            step(4, "assume skip", 1, "Main.process"),
+            step(12, "return from Main.process", 0, "Main.main"),
+        ];
+        let s = summarize(&["$1.lock()".into()], &trace, &spec(), Some(SOURCE));
+        assert_eq!(
+            s.text,
+            "`l.lock()` at line 3 (Main.process) is never followed by `$1.unlock()`: \
+             Main.process returns after line 4 without it."
+        );
+        assert_eq!((s.call_line, s.exit_line), (3, 4));
+        assert_eq!(s.method, "Main.process");
+    }
+
+    #[test]
+    fn a_call_out_of_place_names_what_came_before() {
+        let trace = vec![
+            step(7, "emit $1.unlock()", 1, "Main.process"),
+            step(3, "emit $1.lock()", 1, "Main.process"),
+        ];
+        let s = summarize(
+            &["$1.unlock()".into(), "$1.lock()".into()],
+            &trace,
+            &spec(),
+            Some(SOURCE),
+        );
+        assert_eq!(
+            s.text,
+            "`l.unlock()` at line 7 (Main.process) calls `$1.unlock()`, which the protocol \
+             does not allow as the first call."
+        );
+        assert_eq!(s.call_line, 7);
+    }
+
+    #[test]
+    fn the_call_left_open_is_the_one_named() {
+        // lock lock unlock: the first lock is never released.
+        let trace = vec![
+            step(3, "emit $1.lock()", 1, "Main.process"),
+            step(3, "emit $1.lock()", 1, "Main.process"),
+            step(7, "emit $1.unlock()", 1, "Main.process"),
+        ];
+        let word: Vec<String> = ["$1.lock()", "$1.lock()", "$1.unlock()"]
+            .map(String::from)
+            .to_vec();
+        let s = summarize(&word, &trace, &spec(), Some(SOURCE));
+        assert_eq!(
+            s.text,
+            "`l.lock()` at line 3 (Main.process) is never followed by `$1.unlock()`: \
+             the program ends after line 7 without it."
+        );
+    }
+
+    #[test]
+    fn unknown_shapes_fall_back_to_the_word() {
+        let s = summarize(&["$1.other()".into()], &[], &spec(), None);
+        assert!(s.text.contains("`$1.other()`"), "{}", s.text);
+        assert_eq!(s.call_line, 0);
+    }
+}
