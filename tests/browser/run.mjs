@@ -208,8 +208,11 @@ check('pcfa-ids-match-the-core', async (ctx) => {
     const changed = g.pcfas.filter((p) => p.cloned.length + p.removed.length > 0);
     assert.ok(changed.length > 0, `iteration ${g.iteration}: the recording shows no change`);
     await page.locator(L.tid('timeline-item')).nth(g.iteration - 1).click();
+    await page.waitForFunction((i) => document.querySelector('.app')?.getAttribute('data-shown-iteration') === String(i),
+      g.iteration, { timeout: 5000, polling: 20 });
     for (const p of changed) {
       await page.locator('.pcfa .tabs button', { hasText: p.method }).first().click();
+      await page.waitForSelector(`.pcfa .tabs button.selected >> text="${p.method}"`, { timeout: 10000 });
       await page.waitForSelector(`svg.pcfa-svg[data-method="${p.method}"]`, { timeout: 10000 });
       const shown = await page.evaluate(() => ({
         cloned: [...document.querySelectorAll('svg.pcfa-svg [data-testid="pcfa-cloned"]')].map((e) => Number(e.getAttribute('data-state-id'))),
@@ -413,6 +416,7 @@ check('progress-time-limit-and-escape', async (ctx) => {
   await L.setEditor(page, 'program-editor', readFileSync(join(fixtures, 'long-run.java'), 'utf8'));
   await L.setEditor(page, 'spec-editor', readFileSync(join(fixtures, 'lock.cfg'), 'utf8'));
   await page.locator(L.tid('time-limit')).selectOption('10');
+  await page.locator(L.tid('max-iterations')).selectOption('100'); // more than 10 s of work
   const t0 = Date.now();
   await page.locator(L.tid('run')).first().click();
   const h = await page.waitForFunction(() => {
@@ -440,8 +444,9 @@ check('progress-time-limit-and-escape', async (ctx) => {
 
 // Issue 14.1: Z3 running out of memory ends the run `unknown` with a plain reason, a new
 // worker starts, and the next run verifies. The test lowers Z3's memory cap (the bridge's
-// setMemoryCap, the same mechanism as the default 1.5 GB cap) for one run, so the solver
-// really exhausts it and aborts, as a large program does at the default cap.
+// setMemoryCap, the same mechanism as the default 1.5 GB cap) to 1 MB for one run — below
+// what any query needs —, so the solver's allocations really go past it and fail, as a
+// large program's do at the default cap.
 check('solver-out-of-memory-ends-unknown', async (ctx) => {
   const page = await openApp(ctx, {
     beforeGoto: (p) => p.route(/\/worker\.js(\?.*)?$/, async (route) => {

@@ -42,6 +42,7 @@
   const MEMORY_CAP_MB = 1536;
   let capMb = MEMORY_CAP_MB;
   const errLines = [];   // the last lines Emscripten printed to stderr
+  let exhausted = false; // Z3 went past its cap (the module is not usable after that)
 
   function remember(text) {
     errLines.push(String(text));
@@ -132,18 +133,18 @@
       let timedOut = false;
       const timer = limitMs > 0 ? setTimeout(() => { timedOut = true; interrupt(); }, limitMs) : null;
       let answer;
+      let failure = null;
       try {
         answer = await mod.async_call(mod._async_Z3_eval_smtlib2_string, ctx, ptr);
       } catch (e) {
-        // An abort (out of memory, a failed assertion) leaves the module unusable: the
-        // host learns it at once (the worker reports a crash), not at the next call.
-        if (/Aborted\(|RuntimeError/.test(String(e)) && typeof root.cfpZ3OnFatal === 'function') {
-          root.cfpZ3OnFatal(e);
-        }
-        throw e;
+        failure = e;
       } finally {
         if (timer !== null) clearTimeout(timer);
       }
+      // Z3 past its memory cap fails in more than one way (an abort, a trap, a truncated
+      // answer): its allocation counter tells (see `failed`).
+      if (failure !== null) throw failure;
+      if (overCap()) throw new Error(`out of memory: Z3 passed its ${capMb} MB limit`);
       if (timedOut) throw new Error(`cfp:timeout: no answer within ${limitMs} ms`);
       return typeof answer === 'string' ? answer : String(answer);
     } finally {
@@ -154,8 +155,20 @@
     }
   }
 
+  // A failed call: out of memory when Z3 went past its cap; an abort, a trap or running
+  // out of memory makes the module unusable, which the host learns at once (the worker
+  // reports a crash), not at the next call.
+  function failed(e) {
+    const error = overCap() ? new Error(`out of memory: Z3 passed its ${capMb} MB limit`) : e;
+    if (/Aborted\(|RuntimeError|out of memory/.test(String(error)) &&
+        typeof root.cfpZ3OnFatal === 'function') {
+      root.cfpZ3OnFatal(error);
+    }
+    throw error;
+  }
+
   function evalScript(script, limitMs) {
-    const run = queue.then(() => evalNow(String(script), Number(limitMs) || 0));
+    const run = queue.then(() => evalNow(String(script), Number(limitMs) || 0)).catch(failed);
     // The queue continues after failures too.
     queue = run.then(() => undefined, () => undefined);
     return run;
@@ -165,15 +178,30 @@
     if (mod && ctx) mod._Z3_interrupt(ctx);
   }
 
+  // Z3's allocations in bytes (null when the module cannot say).
+  function allocBytes() {
+    try {
+      return mod ? Number(mod._Z3_get_estimated_alloc_size()) : null;
+    } catch (e) {
+      return null;   // the module is gone
+    }
+  }
+
+  // Whether Z3 went past its cap (it only does so when an allocation failed there); once
+  // seen, it stays so (the context that held the memory is deleted after the call).
+  function overCap() {
+    const b = allocBytes();
+    if (b !== null && b > capMb * 1024 * 1024) exhausted = true;
+    return exhausted;
+  }
+
   // After a failure: did Z3 run out of memory? Z3's allocation counter still reads after
   // an abort (the heap is intact); Emscripten's "Cannot enlarge memory" went to stderr.
   function diagnose() {
-    let allocMb = null;
-    try {
-      if (mod) allocMb = Math.round(Number(mod._Z3_get_estimated_alloc_size()) / (1024 * 1024));
-    } catch (e) { /* the module is gone */ }
+    const b = allocBytes();
+    const allocMb = b === null ? null : Math.round(b / (1024 * 1024));
     const said = errLines.join('\n');
-    const outOfMemory = (allocMb !== null && allocMb >= capMb * 0.9) ||
+    const outOfMemory = overCap() ||
       /Cannot enlarge memory|out of memory|\bOOM\b|bad_alloc/i.test(said);
     return { outOfMemory, allocMb, capMb, lastErrors: errLines.slice() };
   }

@@ -18,6 +18,7 @@ pub mod call_check;
 pub mod check;
 pub mod classes;
 pub mod construct_cfg;
+pub mod deep_json;
 pub mod encode;
 pub mod feasibility;
 pub mod instrument;

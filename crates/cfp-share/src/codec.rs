@@ -166,11 +166,12 @@ fn decode_versioned(version: u32, payload: &str) -> Result<Decoded, ShareError> 
 /// Decodes a `v1` payload (the part after `v1.`).
 fn decode_v1(payload: &str) -> Result<Decoded, ShareError> {
     let json = unpack(payload)?;
-    let state: ShareState = serde_json::from_slice(&json).map_err(|e| ShareError::InvalidJson {
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    let state: ShareState =
+        cfp_core::deep_json::from_slice(&json).map_err(|e| ShareError::InvalidJson {
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
     let mut warnings = Vec::new();
     let ignored = unknown_fields(&json);
     if !ignored.is_empty() {
@@ -249,7 +250,7 @@ fn unknown_fields(json: &[u8]) -> Vec<String> {
         .filter(|k| !TOP.contains(&k.as_str()))
         .cloned()
         .collect();
-    if let Ok(nested) = serde_json::from_slice::<Nested>(json) {
+    if let Ok(nested) = cfp_core::deep_json::from_slice::<Nested>(json) {
         for (prefix, map, known) in [
             ("options", &nested.options, OPTIONS),
             ("embed", &nested.embed, EMBED),

@@ -114,7 +114,8 @@ impl RecordFile {
     fn parse_layout(text: &str) -> Result<RecordFile, RecordError> {
         // First the checks, in document order, so that e.g. a record of a newer version is
         // reported as such rather than as a shape error.
-        let checks: Checks = serde_json::from_str(text).map_err(|e| RecordError::from_json(&e))?;
+        let checks: Checks =
+            cfp_core::deep_json::from_str(text).map_err(|e| RecordError::from_json(&e))?;
         if checks.result.is_none() {
             let (line, column) = end_position(text);
             return Err(RecordError {
@@ -125,7 +126,7 @@ impl RecordFile {
                     .into(),
             });
         }
-        serde_json::from_str(text).map_err(|e| RecordError::from_json(&e))
+        cfp_core::deep_json::from_str(text).map_err(|e| RecordError::from_json(&e))
     }
 }
 

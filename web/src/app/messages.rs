@@ -27,7 +27,7 @@ pub use crate::protocol::FromWorker;
 /// Decodes a worker message from JSON text; a malformed message becomes a readable
 /// error, never a panic.
 pub fn parse_message_text(text: &str) -> Result<FromWorker, String> {
-    serde_json::from_str(text).map_err(|e| format!("malformed worker message: {e}"))
+    cfp_core::deep_json::from_str(text).map_err(|e| format!("malformed worker message: {e}"))
 }
 
 #[cfg(test)]
