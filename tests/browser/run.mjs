@@ -42,6 +42,16 @@ async function openApp(ctx, opts = {}) {
   return page;
 }
 
+/** Load the app with `lines` appended to the worker script (test hooks inside the worker). */
+async function openAppWithWorkerLines(ctx, lines) {
+  return openApp(ctx, {
+    beforeGoto: (p) => p.route(/\/worker\.js(\?.*)?$/, async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ response: res, body: (await res.text()) + lines });
+    }),
+  });
+}
+
 /** Load the app, run the selected example once so Z3 is loaded (the warm-up). */
 async function warmApp(ctx) {
   const page = await openApp(ctx);
@@ -322,18 +332,12 @@ check('cancel-within-1s', async (ctx) => {
 //     page replaces the worker and the next run works. worker.js is served with a line
 //     that calls the checker's self-test panic when a run's program carries a marker.
 check('worker-panic-ends-the-run', async (ctx) => {
-  const page = await openApp(ctx, {
-    beforeGoto: (p) => p.route(/\/worker\.js(\?.*)?$/, async (route) => {
-      const res = await route.fetch();
-      const body = (await res.text()) + `
+  const page = await openAppWithWorkerLines(ctx, `
 self.addEventListener('message', (ev) => {
   if (ev.data && ev.data.type === 'run' && String(ev.data.program).includes('CFP_SELF_TEST_PANIC')) {
     setTimeout(() => wasm_bindgen.worker_self_test_panic(), 0);
   }
-});`;
-      await route.fulfill({ response: res, body });
-    }),
-  });
+});`);
   await L.runToVerdict(page, { timeout: 120000 }); // Z3 loaded
   const program = await L.editorText(page, 'program-editor');
   await L.setEditor(page, 'program-editor', program + '\n// CFP_SELF_TEST_PANIC\n');
@@ -448,17 +452,11 @@ check('progress-time-limit-and-escape', async (ctx) => {
 // what any query needs —, so the solver's allocations really go past it and fail, as a
 // large program's do at the default cap.
 check('solver-out-of-memory-ends-unknown', async (ctx) => {
-  const page = await openApp(ctx, {
-    beforeGoto: (p) => p.route(/\/worker\.js(\?.*)?$/, async (route) => {
-      const res = await route.fetch();
-      const body = (await res.text()) + `
+  const page = await openAppWithWorkerLines(ctx, `
 self.addEventListener('message', (ev) => {
   const m = /CFP_SELF_TEST_MEMORY_MB=(\\d+)/.exec(String(ev.data && ev.data.program));
   if (ev.data && ev.data.type === 'run' && m) self.cfpZ3.setMemoryCap(Number(m[1]));
-});`;
-      await route.fulfill({ response: res, body });
-    }),
-  });
+}, { capture: true }); // before the checker's own handler starts the run`);
   const ex = running();
   if (ex) await L.selectExample(page, ex);
   const first = await L.runToVerdict(page, { timeout: 120000 }); // Z3 loaded

@@ -43,6 +43,7 @@
   let capMb = MEMORY_CAP_MB;
   const errLines = [];   // the last lines Emscripten printed to stderr
   let exhausted = false; // Z3 went past its cap (the module is not usable after that)
+  let capPending = false; // setMemoryCap changed the cap since it was applied
 
   function remember(text) {
     errLines.push(String(text));
@@ -111,6 +112,12 @@
 
   async function evalNow(script, limitMs) {
     await init();
+    // Past the cap already (a lowered cap, or a failure that left memory behind): no call.
+    if (overCap()) throw new Error(`out of memory: Z3 passed its ${capMb} MB limit`);
+    if (capPending) {
+      capPending = false;
+      applyCap();
+    }
     const text = '(reset)\n' + script;
     // A fresh context per script: `(reset)` alone does not clear everything in the
     // cmd_context behind Z3_eval_smtlib2_string (named assertions of an earlier script
@@ -208,9 +215,10 @@
 
   // Lowers Z3's memory cap (MiB) for the contexts made from now on: the browser tests use
   // it to make a real run exhaust the solver's memory quickly.
+  // Applied by the next call, in the queue (never while Z3 is running one).
   function setMemoryCap(mb) {
     capMb = Math.max(1, Math.floor(Number(mb)) || MEMORY_CAP_MB);
-    if (mod) applyCap();
+    capPending = true;
   }
 
   root.cfpZ3 = { init, eval: evalScript, interrupt, diagnose, setMemoryCap };

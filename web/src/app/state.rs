@@ -490,6 +490,7 @@ impl PageState {
             Msg::Worker(m) => self.on_worker(m, &mut fx),
             Msg::Tick(now_ms) => {
                 let clock_moved = self.progress.tick(now_ms, self.is_live());
+                self.watchdog(&mut fx);
                 let played = !self.playback.paused && self.drain(self.playback.speed_ms == 0);
                 if !played && !clock_moved {
                     fx.push(Effect::NoRender);

@@ -5,7 +5,10 @@ use super::{Effect, Lifecycle, LiveStage, Mode, PageState, Progress};
 use crate::app::messages::{Event, FromWorker, RunMode, RunOptions, RunResult, ToWorker, Z3Status};
 use crate::app::model::Shared;
 use crate::protocol::CrashCause;
-use cfp_core::check::{ExecutionReport, UnknownReason, Verdict};
+use cfp_core::check::{ExecutionReport, StopCause, UnknownReason, Verdict};
+
+/// How long past its time limit a live run may go before the page gives up on the worker.
+const WATCHDOG_GRACE_S: f64 = 10.0;
 use cfp_core::report_json::StatsJson;
 
 impl PageState {
@@ -271,6 +274,32 @@ impl PageState {
         self.abandon_live(fx);
         self.status_note = "the checker was restarted".into();
         self.restart_after_crash(fx);
+    }
+
+    /// A live run still going well past its time limit: the worker no longer answers (Z3
+    /// can hang after an abort in one of its threads). The run ends `unknown` at the limit
+    /// and a new worker starts.
+    pub(super) fn watchdog(&mut self, fx: &mut Vec<Effect>) {
+        let Some(limit_s) = self.time_limit_s else {
+            return;
+        };
+        if !self.is_live() || self.progress.elapsed_s() < f64::from(limit_s) + WATCHDOG_GRACE_S {
+            return;
+        }
+        let verdict = Verdict::Unknown {
+            iterations: self.received_iterations,
+            reason: UnknownReason::Stopped {
+                cause: StopCause::Timeout {
+                    limit_ms: u64::from(limit_s) * 1000,
+                },
+            },
+            report: ExecutionReport::default(),
+        };
+        self.result = Some(Shared::new(RunResult::new(&verdict, StatsJson::default())));
+        self.abandon_live(fx);
+        self.status_note =
+            "the solver did not stop at the time limit; the checker was restarted".into();
+        self.restart_worker(fx);
     }
 
     /// Starts a new worker after a crash, unless the last one crashed before Z3 was ever

@@ -173,6 +173,21 @@ fn a_live_run_shows_its_progress_and_its_time_limit() {
 }
 
 #[test]
+fn a_run_that_hangs_past_its_time_limit_is_ended_by_the_page() {
+    let mut s = live_page(page(true));
+    s.reduce(Msg::TimeLimit(Some(10)));
+    let (run, _) = started_run(&s.reduce(Msg::Run));
+    s.reduce(Msg::Tick(0.0));
+    assert_ne!(s.reduce(Msg::Tick(19_000.0)), vec![Effect::RestartWorker]);
+    assert!(s.is_current(run), "within the grace period");
+    let fx = s.reduce(Msg::Tick(20_500.0));
+    assert!(fx.contains(&Effect::RestartWorker), "{fx:?}");
+    assert!(!s.busy());
+    let r = s.result.clone().expect("unknown");
+    assert_eq!(r.reason.as_deref(), Some("timeout of 10 s reached"));
+}
+
+#[test]
 fn a_cancel_the_worker_does_not_answer_restarts_it() {
     let mut s = live_page(page(true));
     let (run, _) = started_run(&s.reduce(Msg::Step));
