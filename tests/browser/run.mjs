@@ -446,6 +446,27 @@ check('progress-time-limit-and-escape', async (ctx) => {
   return `progress "${progress}"; stopped at the limit after ${took.toFixed(1)} s: ${reason}; Escape cancelled`;
 });
 
+// Issue 14.7: on a phone (390x844) nothing scrolls sideways, and after Run the verdict is
+// in view (the results are below the editors there).
+check('phone-layout', async (ctx) => {
+  const page = await L.newPage(ctx);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.locator(L.tid('program-editor')).first().waitFor({ state: 'attached', timeout: 30000 });
+  const sideways = () => page.evaluate(() => {
+    const el = document.scrollingElement;
+    return el.scrollWidth - el.clientWidth;
+  });
+  assert.ok(await sideways() <= 1, `the page scrolls sideways by ${await sideways()} px on load`);
+  const r = await L.runToVerdict(page, { timeout: 120000 });
+  await page.waitForTimeout(300);
+  const box = await page.locator(L.tid('verdict')).first().boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= 844, `the verdict is off screen: ${JSON.stringify(box)}`);
+  assert.ok(await sideways() <= 1, `the page scrolls sideways by ${await sideways()} px after the run`);
+  await L.screenshot(page, '09-phone');
+  return `390x844: no sideways scroll; ${r.verdict} in view at y=${Math.round(box.y)}`;
+});
+
 // Issue 14.1: Z3 running out of memory ends the run `unknown` with a plain reason, a new
 // worker starts, and the next run verifies. The test lowers Z3's memory cap (the bridge's
 // setMemoryCap, the same mechanism as the default 1.5 GB cap) to 1 MB for one run — below

@@ -179,6 +179,7 @@ impl App {
                     }
                 }
                 Effect::SaveDraft(draft) => startup::save_draft(&draft),
+                Effect::RevealVerdict => reveal_verdict(),
                 Effect::Reload => {
                     let _ = gloo::utils::window().location().reload();
                 }
@@ -195,6 +196,28 @@ impl App {
         }
     }
 }
+
+/// Scrolls the verdict bar into view when the layout is one column (phones, narrow
+/// windows), where the results sit below the editors.
+fn reveal_verdict() {
+    let window = gloo::utils::window();
+    let narrow = window
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w <= NARROW_LAYOUT_PX);
+    if !narrow {
+        return;
+    }
+    if let Ok(Some(bar)) = gloo::utils::document().query_selector(".verdict-bar") {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        bar.scroll_into_view_with_scroll_into_view_options(&options);
+    }
+}
+
+/// Up to this width the layout is one column (static/style.css).
+const NARROW_LAYOUT_PX: f64 = 900.0;
 
 /// Replaces the address bar's fragment (`""` removes it) without reloading.
 fn set_address_hash(hash: &str) {

@@ -16,7 +16,7 @@ use super::model::{RunModel, Shared};
 use super::page_url::{ForcedMode, PageParams};
 use super::share_panel::ShareTexts;
 use super::startup::{self, Draft, LoadedRecord};
-use crate::share::{EmbedOptions, Recording, ShareOptions, ShareState};
+use crate::share::EmbedOptions;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -25,6 +25,7 @@ use yew::AttrValue;
 mod live;
 mod playback;
 mod progress;
+mod share;
 mod text;
 
 pub use progress::Progress;
@@ -235,6 +236,9 @@ pub enum Effect {
     Reload,
     /// Keep the editors' texts (local storage) for the next visit.
     SaveDraft(Draft),
+    /// Bring the verdict bar into view (on narrow screens the results are below the
+    /// editors).
+    RevealVerdict,
     /// Nothing visible changed: no render needed.
     NoRender,
 }
@@ -733,60 +737,6 @@ impl PageState {
             spec: self.spec.clone(),
             budget: self.budget,
         }
-    }
-
-    /// The recording of the latest run, if it is complete and the editors still hold its
-    /// inputs.
-    pub fn current_recording(&self) -> Option<Recording> {
-        let result = self.log.result.clone()?;
-        (self.log.inputs.as_ref() == Some(&self.inputs()) && !self.log.events.is_empty()).then(
-            || Recording {
-                events: self.log.events.clone(),
-                result,
-            },
-        )
-    }
-
-    /// The state a share link carries.
-    pub fn share_state(&self) -> ShareState {
-        ShareState {
-            program: self.program.to_string(),
-            spec: self.spec.to_string(),
-            options: ShareOptions {
-                max_iterations: self.budget,
-            },
-            iteration: self.selected,
-            embed: if self.embed {
-                self.embed_options.clone()
-            } else {
-                EmbedOptions::default()
-            },
-            record: None,
-        }
-    }
-
-    /// The inputs changed: the address bar's link no longer describes the page.
-    fn forget_link(&mut self, fx: &mut Vec<Effect>) {
-        self.share = None;
-        if !self.own_hash.is_empty() && !self.embed {
-            self.own_hash.clear();
-            fx.push(Effect::SetHash(String::new()));
-        }
-    }
-
-    /// Opens the share panel and puts the link into the address bar.
-    fn open_share(&mut self, fx: &mut Vec<Effect>) {
-        let texts = ShareTexts::new(
-            &self.base,
-            &self.share_state(),
-            self.current_recording().as_ref(),
-            &self.share_title(),
-        );
-        if let Some(hash) = texts.link.find('#').map(|i| &texts.link[i..]) {
-            self.own_hash = hash.to_owned();
-            fx.push(Effect::SetHash(hash.to_owned()));
-        }
-        self.share = Some(texts);
     }
 
     /// The iteration the views show.

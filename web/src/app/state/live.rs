@@ -136,6 +136,9 @@ impl PageState {
         if mode == RunMode::Run {
             self.begin_playback(fx);
         }
+        if !self.embed {
+            fx.push(Effect::RevealVerdict);
+        }
     }
 
     pub(super) fn on_worker(&mut self, msg: Result<FromWorker, String>, fx: &mut Vec<Effect>) {

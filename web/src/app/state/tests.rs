@@ -7,6 +7,7 @@ use crate::app::messages::{event_iteration, VerdictName};
 use crate::app::page_url::PageParams;
 use crate::app::startup::{Draft, Startup};
 use crate::protocol::CrashCause;
+use crate::share::{Recording, ShareOptions, ShareState};
 
 /// A recording of 3 iterations (a violation found at the third).
 const BUG: &str = include_str!("../../../../static/examples/records/paper-fig2-bug.record.json");
