@@ -120,7 +120,11 @@ impl PageState {
             spec: self.spec.to_string(),
             options: RunOptions {
                 max_iterations: self.budget,
-                timeout_ms: self.time_limit_s.map(|s| u64::from(s) * 1000),
+                // Step mode waits for the user between iterations: no wall-clock limit.
+                timeout_ms: self
+                    .time_limit_s
+                    .filter(|_| mode == RunMode::Run)
+                    .map(|s| u64::from(s) * 1000),
             },
             mode,
         }));
@@ -286,7 +290,14 @@ impl PageState {
         let Some(limit_s) = self.time_limit_s else {
             return;
         };
-        if !self.is_live() || self.progress.elapsed_s() < f64::from(limit_s) + WATCHDOG_GRACE_S {
+        let running = matches!(
+            self.lifecycle,
+            Lifecycle::Live {
+                stage: LiveStage::Running,
+                ..
+            }
+        );
+        if !running || self.progress.elapsed_s() < f64::from(limit_s) + WATCHDOG_GRACE_S {
             return;
         }
         let verdict = Verdict::Unknown {

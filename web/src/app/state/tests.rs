@@ -144,6 +144,18 @@ fn a_live_run_shows_its_progress_and_its_time_limit() {
         _ => None,
     });
     assert_eq!(limit, Some(Some(30_000)), "the limit goes to the worker");
+    // Step mode waits for the user: no limit there.
+    let mut stepping = live_page(page(true));
+    let fx = stepping.reduce(Msg::Step);
+    let limit = fx.iter().find_map(|e| match e {
+        Effect::Post(ToWorker::Run { options, .. }) => Some(options.timeout_ms),
+        _ => None,
+    });
+    assert_eq!(limit, Some(None));
+    stepping.reduce(Msg::Tick(0.0));
+    assert!(!stepping
+        .reduce(Msg::Tick(1_000_000.0))
+        .contains(&Effect::RestartWorker));
     s.reduce(Msg::Tick(1000.0));
     for e in &iteration(&events, 1) {
         s.reduce(event(run, e));
