@@ -8,7 +8,8 @@
 //! ```text
 //! {"verdict": "verified" | "violation" | "unknown",
 //!  "iterations": N,
-//!  "counterexample": {"word": [...], "trace": [{"line": L, "text": "...", "depth": D}, ...],
+//!  "counterexample": {"summary": "...", "word": [...],
+//!                     "trace": [{"line": L, "text": "...", "depth": D}, ...],
 //!                     "values": {...}, "derivation": "...",
 //!                     "replay": {"edges": [[method, edge], ...], "globals": [...]}},  // violation
 //!  "reason": "...", "reason_kind": "budget|timeout|cancelled|solver|memory|approximation|undecided",
