@@ -405,6 +405,15 @@ check('violation-summary-names-the-lines', async (ctx) => {
     const marked = await page.evaluate(() => [...document.querySelectorAll('[data-testid="program-editor"]')]
       .map((t) => t.closest('.editor')?.querySelector('.line.hl-line')?.getAttribute('data-line') ?? null)[0]);
     assert.equal(marked, line, `${ex.id}: the editor marks line ${marked}, not ${line}`);
+    // The trace shows the call's source line as written, and its steps take the keyboard.
+    const step = page.locator(`[data-testid="trace"] li[data-line="${line}"] .trace-src`).first();
+    assert.ok((await step.textContent()).includes(call), `${ex.id}: the trace does not show \`${call}\` at line ${line}`);
+    const other = page.locator('[data-testid="trace"] li[data-line]:not([data-line="0"]):not([data-line="' + line + '"])').first();
+    const otherLine = await other.getAttribute('data-line');
+    await other.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((l) => document.querySelector('[data-testid="program-editor"]')
+      ?.closest('.editor')?.querySelector('.line.hl-line')?.getAttribute('data-line') === l, otherLine, { timeout: 3000 });
     const tab = await page.locator('.pcfa .tabs button.selected').first().textContent();
     assert.equal(tab.trim(), method, `${ex.id}: the PCFA view opened on ${tab}`);
     seen.push(`${ex.id}: line ${line} ${method}`);

@@ -110,7 +110,8 @@ impl App {
                             <h2>{ if proof.is_some() { "Proof" } else { "Counterexample" } }</h2>
                             { proof.unwrap_or_default() }
                             <CounterexampleView cex={cex} feasibility={feasibility} values={values}
-                                interpolants={interpolants} on_line={link.callback(Msg::ShowLine)} />
+                                interpolants={interpolants} on_line={link.callback(Msg::ShowLine)}
+                                source={s.run_source()} />
                         </section>
                         if !s.embed {
                             <section class="panel">

@@ -277,6 +277,9 @@ pub struct CounterexampleViewProps {
     pub interpolants: Option<Shared<InterpolantsData>>,
     /// Called with a source line when a trace step is clicked.
     pub on_line: Callback<u32>,
+    /// The program text (trace steps show their source line as written).
+    #[prop_or_default]
+    pub source: AttrValue,
 }
 
 /// Word, derivation tree, nested trace, values and interpolants of one iteration.
@@ -301,7 +304,11 @@ pub fn counterexample_view(props: &CounterexampleViewProps) -> Html {
             .map(|w| html! { <><span class="terminal">{ w.clone() }</span>{ " " }</> })
             .collect()
     };
-    let trace = cex.trace.iter().map(|t| trace_row(t, &props.on_line));
+    let source: Vec<&str> = props.source.lines().collect();
+    let trace = cex
+        .trace
+        .iter()
+        .map(|t| trace_row(t, &source, &props.on_line));
     let values: Html = if props.values.is_empty() {
         html! { <p class="muted small">{ "No concrete values (the path is spurious or undecided)." }</p> }
     } else {
@@ -370,20 +377,45 @@ fn predicate_cell(data: &InterpolantsData, name: Option<&String>, smt: &str) -> 
     }
 }
 
-fn trace_row(t: &TraceLine, on_line: &Callback<u32>) -> Html {
+/// One step of the nested trace: its source line as written (the checker's statement
+/// folded into a tooltip and a small note), clickable and keyboard-reachable.
+fn trace_row(t: &TraceLine, source: &[&str], on_line: &Callback<u32>) -> Html {
     let line = t.line;
-    let cb = on_line.clone();
-    let onclick = Callback::from(move |_| {
-        if line > 0 {
-            cb.emit(line)
+    let show = {
+        let cb = on_line.clone();
+        move || {
+            if line > 0 {
+                cb.emit(line)
+            }
+        }
+    };
+    let onclick = {
+        let show = show.clone();
+        Callback::from(move |_: MouseEvent| show())
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            show();
         }
     });
     let indent = format!("padding-left: {}em", t.depth as f64 * 1.2);
+    let written = (line as usize)
+        .checked_sub(1)
+        .and_then(|i| source.get(i))
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty());
     html! {
         <li class={classes!("trace-step", t.text.starts_with("emit").then_some("emit"))}
-            style={indent} {onclick} data-line={line.to_string()}>
+            style={indent} {onclick} {onkeydown} tabindex="0" data-line={line.to_string()}
+            title={t.text.clone()}>
             <span class="trace-line">{ if line > 0 { format!("L{line}") } else { "—".to_owned() } }</span>
-            <code>{ t.text.clone() }</code>
+            if let Some(w) = written {
+                <code class="trace-src">{ w.to_owned() }</code>
+                <span class="trace-ir muted small">{ format!("  {}", t.text) }</span>
+            } else {
+                <code>{ t.text.clone() }</code>
+            }
             if !t.method.is_empty() { <span class="muted small">{ format!("  ({})", t.method) }</span> }
         </li>
     }

@@ -6,6 +6,14 @@ use crate::app::share_panel::ShareTexts;
 use crate::share::{EmbedOptions, Recording, ShareOptions, ShareState};
 
 impl PageState {
+    /// The program text of the latest run (what its trace lines refer to), else the editor's.
+    pub fn run_source(&self) -> yew::AttrValue {
+        self.log
+            .inputs
+            .as_ref()
+            .map_or_else(|| self.program.clone(), |i| i.program.clone())
+    }
+
     /// The recording of the latest run, if it is complete and the editors still hold its
     /// inputs.
     pub fn current_recording(&self) -> Option<Recording> {
