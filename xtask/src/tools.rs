@@ -165,15 +165,31 @@ pub fn pinned_version(package_json: &str, key: &str) -> Option<String> {
     Some(rest[..rest.find('"')?].to_string())
 }
 
-/// `npm ci` (or `npm install` without a lock file) in `dir` unless `node_modules/<package>`
-/// is installed at the version `dir/package.json` pins for it. Returns
+/// Whether every package `dir/package.json` lists (dependencies and devDependencies) is
+/// installed in `dir/node_modules` at exactly the version it pins.
+fn all_pins_installed(dir: &Path) -> bool {
+    let read = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
+    let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&read(dir.join("package.json")))
+    else {
+        return false;
+    };
+    ["dependencies", "devDependencies"]
+        .iter()
+        .filter_map(|k| manifest[*k].as_object())
+        .flat_map(|deps| deps.iter())
+        .all(|(name, pin)| {
+            let installed = dir.join("node_modules").join(name).join("package.json");
+            pin.as_str().is_some()
+                && pin.as_str() == pinned_version(&read(installed), "version").as_deref()
+        })
+}
+
+/// `npm ci` (or `npm install` without a lock file) in `dir` unless every package
+/// `dir/package.json` pins is installed at its version. Returns
 /// `dir/node_modules/<package>`.
 pub fn npm_ci(dir: &Path, package: &str) -> Result<PathBuf, Failed> {
-    let read = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
     let installed_dir = dir.join("node_modules").join(package);
-    let pin = pinned_version(&read(dir.join("package.json")), package);
-    let installed = pinned_version(&read(installed_dir.join("package.json")), "version");
-    if pin.is_some() && pin == installed {
+    if all_pins_installed(dir) {
         return Ok(installed_dir);
     }
     let mut npm = Command::new("npm");

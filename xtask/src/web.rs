@@ -3,7 +3,9 @@
 //! * [`dist`] builds the playground into `dist/`: the release wasm of `web/` (package
 //!   `cfp-web`), `wasm-bindgen --target no-modules` (`cfp_web.js`, `cfp_web_bg.wasm`),
 //!   `static/*` (page, styles, examples, `worker.js`), Z3's `z3-built.{js,wasm}` from npm
-//!   `z3-solver` (installed into `web/node_modules` by npm) and `web/js/z3-bridge.js`.
+//!   `z3-solver` (installed into `web/node_modules` by npm), `web/js/z3-bridge.js`, and the
+//!   page's UI bundles `editor.js` (CodeMirror 6) and `graph.js` (d3-graphviz), built by
+//!   esbuild from `web/js/` and their npm packages.
 //! * [`test_wasm`] runs `tests/wasm/node-corpus.mjs`: the same wasm built for Node
 //!   (`wasm-bindgen --target nodejs` into `target/wasm-node/`) against the native `cfp`
 //!   on every program of `tests/check/`.
@@ -66,6 +68,33 @@ fn bindgen(wasm: &Path, target: &str, out_dir: &Path) -> Result<(), Failed> {
 /// The npm packages of `web/` (z3-solver); returns z3-solver's `build/` folder.
 fn npm_install() -> Result<PathBuf, Failed> {
     Ok(tools::npm_ci(&root().join("web"), "z3-solver")?.join("build"))
+}
+
+/// The page's JS bundles: `web/js/<name>.js`, bundled with its npm imports by esbuild into
+/// `dist/<name>.js` (an IIFE that sets a global: `cfpEditor`, `cfpGraph`).
+const BUNDLES: &[&str] = &["editor"];
+
+/// esbuild (npm, pinned in `web/package.json`) over [`BUNDLES`] into `out`.
+fn bundle_js(out: &Path) -> Result<(), Failed> {
+    let web = root().join("web");
+    // `.bin/esbuild` is the native binary or npm's JS shim (with its `#!`), whichever npm
+    // installed.
+    let mut esbuild = Command::new(web.join("node_modules").join(".bin").join("esbuild"));
+    esbuild.current_dir(&web);
+    for name in BUNDLES {
+        esbuild.arg(format!("js/{name}.js"));
+    }
+    esbuild
+        .args([
+            "--bundle",
+            "--format=iife",
+            "--minify",
+            "--target=es2020",
+            "--legal-comments=linked",
+            "--log-level=warning",
+        ])
+        .arg(format!("--outdir={}", out.display()));
+    run("esbuild web/js/{editor,graph}.js", esbuild)
 }
 
 /// Copy `from` (a file or a folder, recursively) to `to`.
@@ -143,6 +172,7 @@ pub fn dist() -> Result<PathBuf, Failed> {
         &root().join("web").join("js").join("z3-bridge.js"),
         &out.join("z3-bridge.js"),
     )?;
+    bundle_js(&out)?;
     eprintln!("    dist: {}", out.display());
     Ok(out)
 }
