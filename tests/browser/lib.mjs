@@ -101,27 +101,54 @@ export async function newPage(ctx) {
 
 export const tid = (id) => `[data-testid="${id}"]`;
 
-/** The editable element of an editor test id (the element itself, or a textarea /
- * contenteditable inside it). */
+/** The element of an editor test id: CodeMirror's host (with its `cfpEditor` handle), or
+ * the plain textarea the page falls back to. */
 export async function editor(page, id) {
   const outer = page.locator(tid(id)).first();
   await outer.waitFor({ state: 'attached', timeout: 15000 });
-  const tag = await outer.evaluate((el) => el.tagName.toLowerCase());
-  if (tag === 'textarea' || tag === 'input') return outer;
-  if (await outer.evaluate((el) => el.isContentEditable)) return outer;
-  const inner = outer.locator('textarea, [contenteditable="true"], [contenteditable=""]').first();
-  return inner;
+  return outer;
 }
 
+/** The whole text of an editor (CodeMirror renders only the lines in view, so read it
+ * from the editor, not the DOM). */
 export async function editorText(page, id) {
   const el = await editor(page, id);
-  return el.evaluate((e) => ('value' in e && typeof e.value === 'string' ? e.value : e.innerText));
+  return el.evaluate((e) => (e.cfpEditor ? e.cfpEditor.text() : e.value));
 }
 
-/** Replace an editor's whole text (as a user pasting it would). */
+/** Replace an editor's whole text, as a user pasting it would (the page sees an edit). */
 export async function setEditor(page, id, text) {
   const el = await editor(page, id);
-  await el.fill(text);
+  const pasted = await el.evaluate((e, t) => {
+    if (!e.cfpEditor) return false;
+    e.cfpEditor.paste(t);
+    return true;
+  }, text);
+  if (!pasted) await el.fill(text);
+}
+
+/** Whether an editor refuses edits. */
+export async function editorReadOnly(page, id) {
+  const el = await editor(page, id);
+  return el.evaluate((e) => (e.cfpEditor
+    ? e.querySelector('.cm-content')?.getAttribute('contenteditable') === 'false'
+    : e.readOnly));
+}
+
+/** The 1-based editor lines of the elements `selector` matches inside editor `id`. */
+export async function editorLinesOf(page, id, selector) {
+  const el = await editor(page, id);
+  return el.evaluate((e, sel) => {
+    const view = e.cfpEditor?.view;
+    if (!view) return [];
+    return [...e.querySelectorAll(sel)].map((m) => {
+      // Content by DOM position; gutter markers by height (they are outside the content).
+      const pos = view.contentDOM.contains(m)
+        ? view.posAtDOM(m)
+        : view.lineBlockAtHeight(m.getBoundingClientRect().top + 2 - view.documentTop).from;
+      return view.state.doc.lineAt(pos).number;
+    });
+  }, selector);
 }
 
 /** The examples index of the gallery (`examples/index.json` in dist). Returns
@@ -259,3 +286,19 @@ export async function screenshot(page, name) {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** axe-core (npm, pinned in package.json) on the page as it is now: the violations of
+ * impact `critical` or `serious`, as readable lines (`rule: target — summary`). */
+export async function axeSerious(page) {
+  const here = dirname(new URL(import.meta.url).pathname);
+  const has = await page.evaluate(() => typeof window.axe === 'object');
+  if (!has) await page.addScriptTag({ path: join(here, 'node_modules', 'axe-core', 'axe.min.js') });
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations
+      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+      .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')} — ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('').trim()}`));
+  });
+  return found;
+}
+

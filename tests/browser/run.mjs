@@ -131,8 +131,7 @@ check('verdicts-match-cli', async (ctx) => {
       ({ sel, text }) => {
         const o = document.querySelector(sel);
         if (!o) return false;
-        const e = o.matches('textarea') ? o : (o.querySelector('textarea') ?? o);
-        const v = 'value' in e && typeof e.value === 'string' ? e.value : e.innerText;
+        const v = o.cfpEditor ? o.cfpEditor.text() : o.value;
         return v.trim() === text.trim();
       },
       { sel: L.tid('program-editor'), text: programText },
@@ -253,6 +252,98 @@ check('pcfa-ids-match-the-core', async (ctx) => {
   return `${ex.id}: ${seen.join('; ')}`;
 });
 
+// A code editor (CodeMirror 6): labelled, highlighted, auto-indent, closing and matching
+// brackets, Tab indents, comment toggle, search; Escape then Tab leaves; a newly chosen
+// example starts at the first column even after scrolling sideways.
+check('code-editor-keys', async (ctx) => {
+  const page = await openApp(ctx);
+  const id = 'program-editor';
+  const host = page.locator(L.tid(id));
+  assert.equal(await host.locator('.cm-content').getAttribute('aria-label'), 'Program editor');
+  assert.equal(await page.locator(`${L.tid('spec-editor')} .cm-content`).getAttribute('aria-label'), 'Spec editor');
+  await L.setEditor(page, id, 'class Main {\n    void m() {\n    }\n}\n');
+  await host.locator('.tk-kw', { hasText: 'class' }).first().waitFor({ timeout: 3000 });
+  const line = async (n) => (await L.editorText(page, id)).split('\n')[n - 1];
+  await page.evaluate(() => {
+    const v = document.querySelector('[data-testid="program-editor"]').cfpEditor.view;
+    v.dispatch({ selection: { anchor: v.state.doc.line(2).to } });
+    v.focus();
+  });
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('foo(');
+  assert.equal(await line(3), '        foo()', 'Enter does not indent or ( is not closed');
+  assert.ok(await host.locator('.cm-matchingBracket').count() >= 1, 'the brackets around the cursor are not matched');
+  await page.keyboard.press('Tab');
+  assert.equal(await line(3), '            foo()', 'Tab does not indent');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Control+/');
+  assert.match(await line(3), /^\s*\/\/ ?foo\(\)$/, 'Ctrl+/ does not comment the line');
+  await page.keyboard.press('Control+/');
+  assert.equal(await line(3), '        foo()', 'Ctrl+/ does not uncomment the line');
+  await page.keyboard.press('Control+f');
+  await host.locator('.cm-search').waitFor({ timeout: 3000 });
+  await page.keyboard.press('Escape');
+  await host.locator('.cm-search').waitFor({ state: 'detached', timeout: 3000 });
+  const inEditor = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="program-editor"]'));
+  assert.ok(await inEditor(), 'closing search does not return to the editor');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  assert.ok(!(await inEditor()), 'Escape then Tab does not leave the editor');
+  // Spec mode: terminals and nonterminals coloured.
+  await L.setEditor(page, 'spec-editor', 'S -> $1.lock() S $1.unlock() S | eps;');
+  await page.locator(`${L.tid('spec-editor')} .tk-term`).first().waitFor({ timeout: 3000 });
+  // Sideways scroll, then an example: it shows from column 1.
+  await L.setEditor(page, id, `class Main { ${'int x; '.repeat(80)} }\n`);
+  await page.evaluate(() => { document.querySelector('[data-testid="program-editor"] .cm-scroller').scrollLeft = 600; });
+  const ex = L.galleryExamples()[0];
+  await L.selectExample(page, ex);
+  await page.waitForFunction((t) => document.querySelector('[data-testid="program-editor"]').cfpEditor.text() === t,
+    readFileSync(ex.programPath, 'utf8'), { timeout: 5000 });
+  const left = await page.evaluate(() => document.querySelector('[data-testid="program-editor"] .cm-scroller').scrollLeft);
+  assert.equal(left, 0, `the new example shows scrolled ${left}px sideways`);
+  await L.screenshot(page, '03-code-editor');
+  return 'label, highlighting, auto-indent, ( closed and matched, Tab/Shift+Tab, Ctrl+/, Ctrl+F, Escape+Tab leaves, scroll reset';
+});
+
+// Accessibility: axe-core finds no critical or serious violation, in both themes, on the
+// page as a user meets it (examples, help open) and after a violation run (trace, values,
+// PCFAs, grammar); every trace step takes the keyboard focus and shows a focus ring.
+check('axe-no-serious-violations', async (ctx) => {
+  const page = await warmApp(ctx);
+  const bug = L.galleryExamples().find((e) => /bug/.test(e.id));
+  const found = [];
+  const scan = async (what) => {
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+      // Let entrance animations (opacity) finish: axe measures colours as drawn.
+      await page.waitForTimeout(600);
+      for (const v of await L.axeSerious(page)) found.push(`${what}/${theme}: ${v}`);
+    }
+  };
+  await page.locator('details.help summary, [data-testid="help"] summary').first().click().catch(() => {});
+  await scan('start');
+  await L.selectExample(page, bug);
+  await page.locator(L.tid('speed')).selectOption('0');
+  const r = await L.runToVerdict(page, { timeout: 120000 });
+  assert.equal(r.verdict, 'violation');
+  await scan('violation');
+  const steps = page.locator('[data-testid="trace"] li[tabindex]');
+  const n = await steps.count();
+  assert.ok(n > 0, 'no focusable trace step');
+  // From one step to the next with the keyboard: the focused step shows a ring.
+  await steps.first().focus();
+  await page.keyboard.press('Tab');
+  const ring = await page.evaluate(() => {
+    const e = document.activeElement;
+    return { step: !!e?.closest('[data-testid="trace"]'), outline: getComputedStyle(e).outlineStyle };
+  });
+  assert.ok(ring.step, 'Tab from a trace step leaves the trace');
+  assert.notEqual(ring.outline, 'none', 'a focused trace step shows no focus ring');
+  await page.evaluate(() => document.documentElement.removeAttribute('data-theme'));
+  assert.deepEqual(found, [], `axe: ${found.length} critical/serious:\n${found.join('\n')}`);
+  return `0 critical/serious in light and dark, at start and after ${bug.id}; ${n} trace steps focusable`;
+});
+
 // e. a syntax error shows its diagnostic at the right line
 check('syntax-error-line', async (ctx) => {
   const page = await openApp(ctx);
@@ -273,10 +364,12 @@ check('syntax-error-line', async (ctx) => {
     : new RegExp(`(^|\\D)${line}(:|\\D)`).test(info.text) && /line|:/i.test(info.text);
   await L.screenshot(page, '04-syntax-error');
   assert.ok(atLine, `diagnostic not at line ${line}: data-line=${info.line} text=${JSON.stringify(info.text)}`);
-  // The editor's gutter marks the same line, when it has markers.
-  const marked = await page.evaluate(() => [...document.querySelectorAll('[data-testid="diag-marker"]')]
-    .map((m) => Number((m.parentElement?.textContent ?? '').replace(/\D+/g, ''))));
-  if (marked.length) assert.deepEqual(marked, [line], `gutter marks lines ${marked}`);
+  // The editor squiggles and marks the same line in its gutter.
+  await page.locator(`${L.tid('program-editor')} .cm-lintRange-error, ${L.tid('program-editor')} .cm-lintPoint-error`).first().waitFor({ state: 'attached', timeout: 5000 });
+  const squiggled = await L.editorLinesOf(page, 'program-editor', '.cm-lintRange-error, .cm-lintPoint-error');
+  assert.deepEqual([...new Set(squiggled)], [line], `squiggles on lines ${squiggled}`);
+  const marked = await L.editorLinesOf(page, 'program-editor', '.cm-gutter-lint .cm-lint-marker-error');
+  assert.deepEqual(marked, [line], `gutter marks lines ${marked}`);
   return `line ${line} (${live ? 'live' : 'after run'}): ${info.text.trim().replace(/\s+/g, ' ').slice(0, 60)}`;
 });
 
@@ -402,9 +495,25 @@ check('violation-summary-names-the-lines', async (ctx) => {
     const [, call, line, method] = m;
     const program = readFileSync(ex.programPath, 'utf8').split('\n');
     assert.ok(program[Number(line) - 1].includes(call), `${ex.id}: line ${line} is not \`${call}\`: ${program[Number(line) - 1]}`);
-    const marked = await page.evaluate(() => [...document.querySelectorAll('[data-testid="program-editor"]')]
-      .map((t) => t.closest('.editor')?.querySelector('.line.hl-line')?.getAttribute('data-line') ?? null)[0]);
+    const marked = await page.evaluate(() => document.querySelector('[data-testid="program-editor"] .cfp-hl-line')
+      ?.getAttribute('data-line') ?? null);
     assert.equal(marked, line, `${ex.id}: the editor marks line ${marked}, not ${line}`);
+    // The gutter marks the offending call and, when the run ends too early, the exit.
+    await page.locator(`${L.tid('program-editor')} [data-testid="mark-call"]`).first().waitFor({ state: 'attached', timeout: 3000 });
+    const callMarks = await L.editorLinesOf(page, 'program-editor', '[data-testid="mark-call"]');
+    assert.deepEqual(callMarks, [Number(line)], `${ex.id}: the call mark is on lines ${callMarks}`);
+    const exitLine = Number(/returns after line (\d+)/.exec(want)?.[1] ?? 0);
+    if (exitLine > 0) {
+      await page.evaluate((l) => document.querySelector('[data-testid="program-editor"]').cfpEditor.reveal(l), exitLine);
+      await page.locator(`${L.tid('program-editor')} [data-testid="mark-exit"]`).first().waitFor({ state: 'attached', timeout: 3000 });
+      const exitMarks = await L.editorLinesOf(page, 'program-editor', '[data-testid="mark-exit"]');
+      assert.deepEqual(exitMarks, [exitLine], `${ex.id}: the exit mark is on lines ${exitMarks}, not ${exitLine}`);
+    }
+    // Values: only the witness's variables (no checker temporaries, no raw model keys).
+    const valueNames = await page.evaluate(() => [...document.querySelectorAll('[data-testid="values"] tbody tr td:first-child')]
+      .map((td) => td.textContent.trim()));
+    assert.ok(valueNames.length > 0, `${ex.id}: no values for the witness`);
+    assert.deepEqual(valueNames.filter((n) => /^%|^step\b/.test(n)), [], `${ex.id}: values list checker names`);
     // The trace shows the call's source line as written, and its steps take the keyboard.
     const step = page.locator(`[data-testid="trace"] li[data-line="${line}"] .trace-src`).first();
     assert.ok((await step.textContent()).includes(call), `${ex.id}: the trace does not show \`${call}\` at line ${line}`);
@@ -412,8 +521,8 @@ check('violation-summary-names-the-lines', async (ctx) => {
     const otherLine = await other.getAttribute('data-line');
     await other.focus();
     await page.keyboard.press('Enter');
-    await page.waitForFunction((l) => document.querySelector('[data-testid="program-editor"]')
-      ?.closest('.editor')?.querySelector('.line.hl-line')?.getAttribute('data-line') === l, otherLine, { timeout: 3000 });
+    await page.waitForFunction((l) => document.querySelector('[data-testid="program-editor"] .cfp-hl-line')
+      ?.getAttribute('data-line') === l, otherLine, { timeout: 3000 });
     const tab = await page.locator('.pcfa .tabs button.selected').first().textContent();
     assert.equal(tab.trim(), method, `${ex.id}: the PCFA view opened on ${tab}`);
     seen.push(`${ex.id}: line ${line} ${method}`);

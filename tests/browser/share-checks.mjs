@@ -15,8 +15,8 @@ export async function pageState(page) {
     const q = (id) => document.querySelector(`[data-testid="${id}"]`);
     const app = document.querySelector('.app');
     return {
-      program: q('program-editor')?.value ?? null,
-      spec: q('spec-editor')?.value ?? null,
+      program: q('program-editor')?.cfpEditor?.text() ?? q('program-editor')?.value ?? null,
+      spec: q('spec-editor')?.cfpEditor?.text() ?? q('spec-editor')?.value ?? null,
       budget: q('max-iterations')?.value ?? null,
       verdict: (q('verdict')?.textContent ?? '').trim().toLowerCase(),
       iterations: Number((q('iteration-count')?.textContent ?? '').trim()),
@@ -249,8 +249,7 @@ export function registerShareChecks(check, url) {
       assert.equal(s.iterations, cli.result.iterations, `${name}: iterations`);
       assert.ok(counts.size >= 3, `${name}: not animated (timeline sizes seen: ${[...counts].join(',')})`);
       assert.ok(cloned, `${name}: no PCFA clone was shown`);
-      const ro = await frame.locator(L.tid('program-editor')).getAttribute('readonly');
-      assert.notEqual(ro, null, `${name}: read-only embed has an editable program`);
+      assert.ok(await L.editorReadOnly(frame, 'program-editor'), `${name}: read-only embed has an editable program`);
       // Live runs start the worker (which loads Z3); a replay never does.
       const worker = await frame.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/worker\.js$/.test(e.name)));
       assert.equal(worker, want === 'live', `${name}: worker started = ${worker}`);

@@ -37,19 +37,21 @@ import { tags as t } from '@lezer/highlight';
 const specLanguage = StreamLanguage.define({
   name: 'cfp-spec',
   startState: () => ({ inTerminal: false }),
+  // A terminal is `$N.name(args)`: from the `$` through its closing `)`.
   token(stream, state) {
     if (stream.eatSpace()) return null;
     if (stream.match('//') || stream.match('#')) { stream.skipToEnd(); return 'comment'; }
-    if (stream.match(/^\$\d*/)) { state.inTerminal = true; return 'atom'; }
-    if (stream.match('->') || stream.match('→') || stream.match('::=')) {
-      state.inTerminal = false; return 'operator';
+    if (state.inTerminal) {
+      if (stream.eat(')')) { state.inTerminal = false; return 'atom'; }
+      if (stream.match(/^[.(,_]/) || stream.match(/^\$?[A-Za-z0-9_']+/)) return 'atom';
+      state.inTerminal = false;
     }
-    if (stream.match(/^[;|]/)) { state.inTerminal = false; return 'punctuation'; }
-    if (stream.match(/^[.(),:]/)) return state.inTerminal ? 'atom' : 'punctuation';
-    if (stream.match(/^<[A-Za-z0-9_'.]+>/)) { state.inTerminal = false; return 'typeName'; }
-    if (stream.match('ε') || stream.match(/^eps\b/)) { state.inTerminal = false; return 'keyword'; }
-    if (stream.match(/^wildcard\b/)) return 'keyword';
-    if (stream.match(/^[A-Za-z_][A-Za-z0-9_']*/)) return state.inTerminal ? 'atom' : 'typeName';
+    if (stream.match(/^\$\d*/)) { state.inTerminal = !!stream.match(/^\s*(?=\.)/, false); return 'atom'; }
+    if (stream.match('->') || stream.match('→') || stream.match('::=')) return 'operator';
+    if (stream.match(/^[;|:.(),]/)) return 'punctuation';
+    if (stream.match(/^<[A-Za-z0-9_'.]+>/)) return 'typeName';
+    if (stream.match('ε') || stream.match(/^eps\b/) || stream.match(/^wildcard\b/)) return 'keyword';
+    if (stream.match(/^[A-Za-z_][A-Za-z0-9_']*/)) return 'typeName';
     if (stream.match(/^\d+/)) return 'number';
     stream.next();
     return null;
@@ -214,6 +216,8 @@ function create(host, opts) {
       EditorView.contentAttributes.of({
         'aria-label': opts.label || 'code editor',
         'aria-multiline': 'true',
+        // Focusable also when read-only (axe: scrollable regions take the keyboard).
+        tabindex: '0',
         spellcheck: 'false',
         autocorrect: 'off',
         autocapitalize: 'off',
@@ -236,9 +240,12 @@ function create(host, opts) {
         changes: { from: 0, to: view.state.doc.length, insert: text },
         selection: { anchor: 0 },
         annotations: [External.of(true)],
-        effects: EditorView.scrollIntoView(0, { y: 'start', x: 'start' }),
       });
-      view.scrollDOM.scrollLeft = 0;
+      // A new text starts at its first line and column (not where the old one was scrolled).
+      view.requestMeasure({
+        read() {},
+        write() { view.scrollDOM.scrollTop = 0; view.scrollDOM.scrollLeft = 0; },
+      });
     },
     paste(text) {
       view.dispatch({

@@ -1,17 +1,42 @@
-//! Code editors: a `<textarea>` over a highlighted `<div>` overlay of the same metrics
-//! (monospace, fixed 20 px lines, no wrapping), a gutter with line numbers and diagnostic
-//! markers, and the diagnostics listed under the editor.
+//! Code editors: CodeMirror 6 (`web/js/editor.js`, bundled into `dist/editor.js`, global
+//! `cfpEditor`) bound through wasm-bindgen. The page owns the text (it arrives as the
+//! `value` prop and leaves through `on_change`); CodeMirror owns editing: Java and spec
+//! highlighting, auto-indent, Tab indents (Escape then Tab leaves), bracket matching and
+//! closing, search, comment toggle, diagnostics as squiggles and gutter markers, and the
+//! gutter marks of a violation (the offending call, the exit).
+//!
+//! When the bundle did not load, the editor is a plain `<textarea>` with a notice, so the
+//! page stays usable.
 
 use super::messages::Diagnostic;
 use crate::protocol::DiagSeverity;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlTextAreaElement};
 use yew::prelude::*;
 
-/// Pixel height of one editor line (must match `--line-h` in `style.css`).
-pub const LINE_HEIGHT_PX: i32 = 20;
+#[wasm_bindgen]
+extern "C" {
+    /// A CodeMirror editor made by `cfpEditor.create`.
+    type EditorHandle;
 
-/// Above this many characters the overlay is plain text (highlighting is per keystroke).
-const HIGHLIGHT_LIMIT: usize = 60_000;
+    #[wasm_bindgen(catch, js_namespace = cfpEditor, js_name = create)]
+    fn create_editor(host: &Element, options: &JsValue) -> Result<EditorHandle, JsValue>;
+    #[wasm_bindgen(method, js_name = setText)]
+    fn set_text(this: &EditorHandle, text: &str);
+    #[wasm_bindgen(method, js_name = setDiagnostics)]
+    fn set_diagnostics(this: &EditorHandle, json: &str);
+    #[wasm_bindgen(method, js_name = setMarks)]
+    fn set_marks(this: &EditorHandle, json: &str);
+    #[wasm_bindgen(method)]
+    fn reveal(this: &EditorHandle, line: u32);
+    #[wasm_bindgen(method, js_name = setReadOnly)]
+    fn set_read_only(this: &EditorHandle, read_only: bool);
+    #[wasm_bindgen(method)]
+    fn destroy(this: &EditorHandle);
+}
 
 /// Which language an editor holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,169 +47,25 @@ pub enum Lang {
     Spec,
 }
 
-/// A highlighting class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tok {
-    /// Plain text.
-    Plain,
-    /// Keyword (`class`, `if`, `wildcard`, ...).
-    Keyword,
-    /// Comment.
-    Comment,
-    /// String or char literal.
-    Str,
-    /// Number.
-    Number,
-    /// Spec terminal (`$1.lock()`).
-    Terminal,
-    /// Spec nonterminal or `ε`.
-    Nonterminal,
-    /// Operator of the spec language (`->`, `|`, `;`).
-    Punct,
-}
-
-impl Tok {
-    fn class(self) -> Option<&'static str> {
+impl Lang {
+    fn id(self) -> &'static str {
         match self {
-            Tok::Plain => None,
-            Tok::Keyword => Some("tk-kw"),
-            Tok::Comment => Some("tk-com"),
-            Tok::Str => Some("tk-str"),
-            Tok::Number => Some("tk-num"),
-            Tok::Terminal => Some("tk-term"),
-            Tok::Nonterminal => Some("tk-nt"),
-            Tok::Punct => Some("tk-punct"),
+            Lang::Java => "java",
+            Lang::Spec => "spec",
         }
     }
 }
 
-const JAVA_KEYWORDS: &[&str] = &[
-    "abstract",
-    "boolean",
-    "break",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "continue",
-    "default",
-    "do",
-    "else",
-    "extends",
-    "false",
-    "final",
-    "finally",
-    "for",
-    "if",
-    "implements",
-    "int",
-    "interface",
-    "long",
-    "new",
-    "null",
-    "private",
-    "protected",
-    "public",
-    "return",
-    "static",
-    "super",
-    "switch",
-    "this",
-    "throw",
-    "throws",
-    "true",
-    "try",
-    "void",
-    "while",
-    "String",
-];
-
-/// Splits `text` into lines of highlighted tokens. Block comments may span lines.
-pub fn highlight(text: &str, lang: Lang) -> Vec<Vec<(Tok, String)>> {
-    let mut lines = Vec::new();
-    let mut in_block = false;
-    for line in text.split('\n') {
-        let mut toks: Vec<(Tok, String)> = Vec::new();
-        let chars: Vec<char> = line.chars().collect();
-        let mut i = 0;
-        let push = |toks: &mut Vec<(Tok, String)>, t: Tok, s: String| match toks.last_mut() {
-            Some((lt, ls)) if *lt == t => ls.push_str(&s),
-            _ => toks.push((t, s)),
-        };
-        while i < chars.len() {
-            let c = chars[i];
-            let rest: String = chars[i..].iter().take(2).collect();
-            if in_block {
-                let start = i;
-                while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
-                    i += 1;
-                }
-                if i < chars.len() {
-                    i += 2;
-                    in_block = false;
-                }
-                push(&mut toks, Tok::Comment, chars[start..i].iter().collect());
-            } else if rest == "//" {
-                push(&mut toks, Tok::Comment, chars[i..].iter().collect());
-                i = chars.len();
-            } else if rest == "/*" {
-                in_block = true;
-                push(&mut toks, Tok::Comment, "/*".to_owned());
-                i += 2;
-            } else if c == '"' || c == '\'' {
-                let start = i;
-                i += 1;
-                while i < chars.len() && chars[i] != c {
-                    if chars[i] == '\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i = (i + 1).min(chars.len());
-                push(&mut toks, Tok::Str, chars[start..i].iter().collect());
-            } else if c.is_ascii_digit() {
-                let start = i;
-                while i < chars.len() && chars[i].is_ascii_alphanumeric() {
-                    i += 1;
-                }
-                push(&mut toks, Tok::Number, chars[start..i].iter().collect());
-            } else if lang == Lang::Spec && c == '$' {
-                // A terminal: `$1.name(args)`.
-                let start = i;
-                while i < chars.len() && !chars[i].is_whitespace() && chars[i] != ';' {
-                    let ch = chars[i];
-                    i += 1;
-                    if ch == ')' {
-                        break;
-                    }
-                }
-                push(&mut toks, Tok::Terminal, chars[start..i].iter().collect());
-            } else if c.is_alphabetic() || c == '_' {
-                let start = i;
-                while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                    i += 1;
-                }
-                let word: String = chars[start..i].iter().collect();
-                let tok = match lang {
-                    Lang::Java if JAVA_KEYWORDS.contains(&word.as_str()) => Tok::Keyword,
-                    Lang::Spec if word == "wildcard" => Tok::Keyword,
-                    Lang::Spec if word == "ε" => Tok::Nonterminal,
-                    Lang::Spec => Tok::Nonterminal,
-                    Lang::Java => Tok::Plain,
-                };
-                push(&mut toks, tok, word);
-            } else if lang == Lang::Spec && (rest == "->" || c == '|' || c == ';') {
-                let n = if rest == "->" { 2 } else { 1 };
-                push(&mut toks, Tok::Punct, chars[i..i + n].iter().collect());
-                i += n;
-            } else {
-                push(&mut toks, Tok::Plain, c.to_string());
-                i += 1;
-            }
-        }
-        lines.push(toks);
-    }
-    lines
+/// The gutter marks of a violation: the offending API call and the exit of the method
+/// that ends holding the protocol open.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ViolationMarks {
+    /// The offending call's line (0: none).
+    pub call_line: u32,
+    /// The exit's line (0: none).
+    pub exit_line: u32,
+    /// The violation's sentence (the markers' tooltip).
+    pub text: String,
 }
 
 /// Properties of [`Editor`].
@@ -192,11 +73,11 @@ pub fn highlight(text: &str, lang: Lang) -> Vec<Vec<(Tok, String)>> {
 pub struct EditorProps {
     /// The text.
     pub value: AttrValue,
-    /// Called with the new text on every input.
+    /// Called with the new text on every edit.
     pub on_change: Callback<String>,
-    /// The language (for highlighting).
+    /// The language (for highlighting, indentation and comments).
     pub lang: Lang,
-    /// `data-testid` of the textarea.
+    /// `data-testid` of the editor's host element.
     pub testid: AttrValue,
     /// The title above the editor.
     pub title: AttrValue,
@@ -207,97 +88,150 @@ pub struct EditorProps {
     /// line scrolls again.
     #[prop_or_default]
     pub highlight: Option<(u32, u32)>,
+    /// The violation's marks in the gutter.
+    #[prop_or_default]
+    pub marks: ViolationMarks,
     /// The text cannot be edited (embed mode's read-only option).
     #[prop_or_default]
     pub read_only: bool,
 }
 
-/// A highlighted code editor with inline diagnostics.
+/// A diagnostic as `editor.js` takes it.
+#[derive(Serialize)]
+struct JsDiagnostic<'a> {
+    line: u32,
+    col: u32,
+    severity: &'static str,
+    message: &'a str,
+}
+
+/// The marks as `editor.js` takes them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsMarks {
+    highlight: u32,
+    call: u32,
+    exit: u32,
+    call_title: String,
+    exit_title: String,
+}
+
+fn diagnostics_json(diagnostics: &[Diagnostic]) -> String {
+    let list: Vec<JsDiagnostic> = diagnostics
+        .iter()
+        .map(|d| JsDiagnostic {
+            line: d.line.max(1),
+            col: d.col.max(1),
+            severity: match d.severity {
+                DiagSeverity::Error => "error",
+                DiagSeverity::Warning => "warning",
+            },
+            message: &d.message,
+        })
+        .collect();
+    serde_json::to_string(&list).unwrap_or_else(|_| "[]".to_owned())
+}
+
+fn marks_json(highlight: Option<(u32, u32)>, marks: &ViolationMarks) -> String {
+    let m = JsMarks {
+        highlight: highlight.map_or(0, |(l, _)| l),
+        call: marks.call_line,
+        exit: marks.exit_line,
+        call_title: format!("line {}: {}", marks.call_line, marks.text),
+        exit_title: format!("line {}: the method returns here", marks.exit_line),
+    };
+    serde_json::to_string(&m).unwrap_or_else(|_| "{}".to_owned())
+}
+
+/// The live CodeMirror of one [`Editor`]: its handle and the change callback it calls
+/// (which forwards to the latest `on_change`).
+struct Live {
+    handle: EditorHandle,
+    _on_change: Closure<dyn FnMut(String)>,
+}
+
+/// A code editor with diagnostics listed under it.
 #[function_component(Editor)]
 pub fn editor(props: &EditorProps) -> Html {
-    let textarea = use_node_ref();
-    let overlay = use_node_ref();
-    let gutter = use_node_ref();
+    let host = use_node_ref();
+    let live = use_mut_ref(|| None::<Live>);
+    let failed = use_state(|| None::<String>);
+    // The latest change callback, read by the closure CodeMirror holds.
+    let on_change = use_mut_ref(|| props.on_change.clone());
+    *on_change.borrow_mut() = props.on_change.clone();
 
-    let onscroll = {
-        let (overlay, gutter) = (overlay.clone(), gutter.clone());
-        Callback::from(move |e: Event| {
-            if let Some(t) = e.target_dyn_into::<Element>() {
-                if let Some(o) = overlay.cast::<Element>() {
-                    o.set_scroll_top(t.scroll_top());
-                    o.set_scroll_left(t.scroll_left());
-                }
-                if let Some(g) = gutter.cast::<Element>() {
-                    g.set_scroll_top(t.scroll_top());
-                }
-            }
-        })
-    };
-    let oninput = {
-        let cb = props.on_change.clone();
-        Callback::from(move |e: InputEvent| {
-            if let Some(t) = e.target_dyn_into::<HtmlTextAreaElement>() {
-                cb.emit(t.value());
-            }
-        })
-    };
     {
-        let textarea = textarea.clone();
-        use_effect_with(props.highlight, move |h| {
-            if let (Some((line, _)), Some(t)) = (h, textarea.cast::<HtmlTextAreaElement>()) {
-                let top = (*line as i32 - 3).max(0) * LINE_HEIGHT_PX;
-                t.set_scroll_top(top);
-                // Scroll events do not fire synchronously; dispatching keeps overlay in sync.
-                if let Ok(ev) = web_sys::Event::new("scroll") {
-                    let _ = t.dispatch_event(&ev);
+        // Create once; destroy on unmount.
+        let (host, live, failed, on_change) = (
+            host.clone(),
+            live.clone(),
+            failed.clone(),
+            on_change.clone(),
+        );
+        let (lang, value, title, read_only) = (
+            props.lang,
+            props.value.clone(),
+            props.title.clone(),
+            props.read_only,
+        );
+        use_effect_with((), move |_| {
+            if let Some(el) = host.cast::<Element>() {
+                match mount(&el, lang, &value, &title, read_only, on_change) {
+                    Ok(l) => *live.borrow_mut() = Some(l),
+                    Err(e) => failed.set(Some(e)),
+                }
+            }
+            move || {
+                if let Some(l) = live.borrow_mut().take() {
+                    l.handle.destroy();
                 }
             }
         });
     }
-
-    let text = props.value.as_str();
-    let hl_line = props.highlight.map(|(l, _)| l);
-    let is_error = |d: &&Diagnostic| d.severity == DiagSeverity::Error;
-    let diag_lines = line_messages(props.diagnostics.iter().filter(is_error));
-    let warn_lines = line_messages(props.diagnostics.iter().filter(|d| !is_error(d)));
-    let line_count = text.split('\n').count();
-    let overlay_lines: Html = if text.len() > HIGHLIGHT_LIMIT {
-        text.split('\n')
-            .enumerate()
-            .map(|(i, l)| line_div(i as u32 + 1, hl_line, &diag_lines, html! { l.to_owned() }))
-            .collect()
-    } else {
-        highlight(text, props.lang)
-            .into_iter()
-            .enumerate()
-            .map(|(i, toks)| {
-                let content: Html = toks
-                    .into_iter()
-                    .map(|(t, s)| match t.class() {
-                        Some(c) => html! { <span class={c}>{ s }</span> },
-                        None => html! { s },
-                    })
-                    .collect();
-                line_div(i as u32 + 1, hl_line, &diag_lines, content)
-            })
-            .collect()
-    };
-    let gutter_lines = (1..=line_count as u32).map(|n| {
-        let diag = diag_lines.get(&n);
-        let warn = warn_lines.get(&n).filter(|_| diag.is_none());
-        let class = classes!(
-            "gutter-line",
-            diag.map(|_| "has-diag"),
-            warn.map(|_| "has-warn")
+    {
+        let live = live.clone();
+        use_effect_with(props.value.clone(), move |v| {
+            if let Some(l) = live.borrow().as_ref() {
+                l.handle.set_text(v);
+            }
+        });
+    }
+    {
+        let live = live.clone();
+        // After the text (effects run in order), so positions refer to the new text.
+        use_effect_with(
+            (props.value.clone(), props.diagnostics.clone()),
+            move |(_, d)| {
+                if let Some(l) = live.borrow().as_ref() {
+                    l.handle.set_diagnostics(&diagnostics_json(d));
+                }
+            },
         );
-        html! {
-            <div class={class} title={diag.or(warn).cloned()}>
-                if diag.is_some() { <span class="diag-marker" data-testid="diag-marker">{ "●" }</span> }
-                if warn.is_some() { <span class="warn-marker" data-testid="warn-marker">{ "▲" }</span> }
-                { n }
-            </div>
-        }
-    });
+    }
+    {
+        let live = live.clone();
+        use_effect_with(
+            (props.value.clone(), props.highlight, props.marks.clone()),
+            move |(_, h, m)| {
+                if let Some(l) = live.borrow().as_ref() {
+                    l.handle.set_marks(&marks_json(*h, m));
+                    if let Some((line, _)) = h {
+                        l.handle.reveal(*line);
+                    }
+                }
+            },
+        );
+    }
+    {
+        let live = live.clone();
+        use_effect_with(props.read_only, move |ro| {
+            if let Some(l) = live.borrow().as_ref() {
+                l.handle.set_read_only(*ro);
+            }
+        });
+    }
+
+    let is_error = |d: &&Diagnostic| d.severity == DiagSeverity::Error;
     let diag_list = props.diagnostics.iter().map(|d| {
         let (class, testid, label) = if is_error(&d) {
             ("diag", "diagnostic", "error")
@@ -311,20 +245,33 @@ pub fn editor(props: &EditorProps) -> Html {
             </li>
         }
     });
+    let fallback = failed.as_ref().map(|why| {
+        let cb = props.on_change.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            if let Some(t) = e.target_dyn_into::<HtmlTextAreaElement>() {
+                cb.emit(t.value());
+            }
+        });
+        html! {
+            <>
+                <p class="notice small" data-testid="editor-fallback">
+                    { format!("The code editor did not load ({why}); this is a plain text box.") }
+                </p>
+                <textarea class="plain-editor" data-testid={props.testid.clone()}
+                    aria-label={format!("{} editor", props.title)}
+                    spellcheck="false" wrap="off" autocomplete="off"
+                    readonly={props.read_only} value={props.value.clone()} {oninput} />
+            </>
+        }
+    });
+    let has_fallback = fallback.is_some();
     html! {
         <section class="editor-panel">
             <h2>{ props.title.clone() }</h2>
-            <div class="editor">
-                <div class="gutter" ref={gutter} aria-hidden="true">{ for gutter_lines }</div>
-                <div class="code">
-                    <div class="overlay" ref={overlay} aria-hidden="true">{ overlay_lines }</div>
-                    <textarea ref={textarea} data-testid={props.testid.clone()}
-                        aria-label={format!("{} editor", props.title)}
-                        spellcheck="false" wrap="off" autocomplete="off"
-                        readonly={props.read_only} aria-readonly={props.read_only.to_string()}
-                        value={props.value.clone()} {oninput} {onscroll} />
-                </div>
-            </div>
+            { fallback.unwrap_or_default() }
+            <div class="editor" ref={host} hidden={has_fallback}
+                data-testid={(!has_fallback).then(|| props.testid.clone())}
+                data-lang={props.lang.id()} />
             if !props.diagnostics.is_empty() {
                 <ul class="diagnostics">{ for diag_list }</ul>
             }
@@ -332,75 +279,78 @@ pub fn editor(props: &EditorProps) -> Html {
     }
 }
 
-/// The messages per line (`line:col: message`, several joined by newlines).
-fn line_messages<'a>(
-    diagnostics: impl Iterator<Item = &'a Diagnostic>,
-) -> std::collections::BTreeMap<u32, String> {
-    let mut m = std::collections::BTreeMap::new();
-    for d in diagnostics {
-        let e: &mut String = m.entry(d.line.max(1)).or_default();
-        if !e.is_empty() {
-            e.push('\n');
-        }
-        e.push_str(&format!("{}:{}: {}", d.line, d.col, d.message));
+/// Create the CodeMirror in `el`.
+fn mount(
+    el: &Element,
+    lang: Lang,
+    value: &str,
+    title: &str,
+    read_only: bool,
+    on_change: Rc<RefCell<Callback<String>>>,
+) -> Result<Live, String> {
+    let cb = Closure::<dyn FnMut(String)>::new(move |text: String| {
+        let cb = on_change.borrow().clone();
+        cb.emit(text);
+    });
+    let options = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&options, &JsValue::from_str(k), v);
+    let ok = set("doc", &JsValue::from_str(value)).is_ok()
+        && set("lang", &JsValue::from_str(lang.id())).is_ok()
+        && set("label", &JsValue::from_str(&format!("{title} editor"))).is_ok()
+        && set("readOnly", &JsValue::from_bool(read_only)).is_ok()
+        && set("onChange", cb.as_ref()).is_ok();
+    if !ok {
+        return Err("cannot pass its options".to_owned());
     }
-    m
-}
-
-fn line_div(
-    n: u32,
-    hl: Option<u32>,
-    diags: &std::collections::BTreeMap<u32, String>,
-    content: Html,
-) -> Html {
-    let diag = diags.get(&n);
-    let class = classes!(
-        "line",
-        (hl == Some(n)).then_some("hl-line"),
-        diag.map(|_| "diag-line")
-    );
-    html! {
-        <div class={class} data-line={n.to_string()}>
-            { content }
-            if let Some(msg) = diag {
-                <span class="inline-diag">{ format!("  ◀ {}", msg.lines().next().unwrap_or_default()) }</span>
-            }
-            { "\u{200b}" }
-        </div>
-    }
+    let handle = create_editor(el, &options).map_err(|e| {
+        e.as_string()
+            .or_else(|| {
+                js_sys::Reflect::get(&e, &JsValue::from_str("message"))
+                    .ok()
+                    .and_then(|m| m.as_string())
+            })
+            .unwrap_or_else(|| "editor.js is missing".to_owned())
+    })?;
+    Ok(Live {
+        handle,
+        _on_change: cb,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::InputFile;
 
     #[test]
-    fn java_keywords_comments_and_strings() {
-        let lines = highlight(
-            "class A { // hi\n  /* a\n b */ int x = \"s\"; }",
-            Lang::Java,
-        );
-        assert_eq!(lines.len(), 3);
-        assert_eq!(lines[0][0], (Tok::Keyword, "class".to_owned()));
-        assert!(lines[0].contains(&(Tok::Comment, "// hi".to_owned())));
-        assert_eq!(lines[1].last().map(|t| t.0), Some(Tok::Comment));
-        assert_eq!(lines[2][0], (Tok::Comment, " b */".to_owned()));
-        assert!(lines[2].contains(&(Tok::Str, "\"s\"".to_owned())));
-        // Highlighting never changes the text.
-        let joined: Vec<String> = lines
-            .iter()
-            .map(|l| l.iter().map(|t| t.1.as_str()).collect())
-            .collect();
+    fn diagnostics_reach_the_editor_with_their_severity() {
+        let d = |line, col, severity| Diagnostic {
+            file: InputFile::Program,
+            line,
+            col,
+            message: "expected `;`".to_owned(),
+            severity,
+        };
+        let json =
+            diagnostics_json(&[d(3, 7, DiagSeverity::Error), d(0, 0, DiagSeverity::Warning)]);
         assert_eq!(
-            joined.join("\n"),
-            "class A { // hi\n  /* a\n b */ int x = \"s\"; }"
+            json,
+            r#"[{"line":3,"col":7,"severity":"error","message":"expected `;`"},{"line":1,"col":1,"severity":"warning","message":"expected `;`"}]"#
         );
     }
 
     #[test]
-    fn spec_terminals() {
-        let lines = highlight("S -> $1.lock() S $1.unlock() S | ε;", Lang::Spec);
-        assert!(lines[0].contains(&(Tok::Terminal, "$1.lock()".to_owned())));
-        assert!(lines[0].contains(&(Tok::Punct, "->".to_owned())));
+    fn marks_name_the_lines() {
+        let m = ViolationMarks {
+            call_line: 16,
+            exit_line: 18,
+            text: "`l.lock()` at line 16 is never released".to_owned(),
+        };
+        let json = marks_json(Some((9, 2)), &m);
+        assert!(
+            json.starts_with(r#"{"highlight":9,"call":16,"exit":18,"#),
+            "{json}"
+        );
+        assert!(json.contains("line 16: `l.lock()` at line 16 is never released"));
     }
 }

@@ -1,6 +1,6 @@
 //! The page's layout: toolbar, notices, editors and the result panels of [`App`].
 
-use super::editor::{Editor, Lang};
+use super::editor::{Editor, Lang, ViolationMarks};
 use super::messages::{Diagnostic, InputFile};
 use super::model::Shared;
 use super::pcfa::PcfaView;
@@ -51,11 +51,20 @@ impl App {
             None => (None, None, Shared::default(), None),
         };
         let proof = self.view_proof(shown);
-        // The offending call's line is marked until a trace step is clicked.
+        // The offending call's line is highlighted until a trace step is clicked; the call
+        // and the exit keep their gutter marks.
         let offending = s
             .violation_summary()
             .filter(|v| v.call_line > 0)
             .map(|v| (v.call_line, 0));
+        let marks = s
+            .violation_summary()
+            .map(|v| ViolationMarks {
+                call_line: v.call_line,
+                exit_line: v.exit_line,
+                text: v.text.clone(),
+            })
+            .unwrap_or_default();
         // On a violation's last iteration the PCFA view opens on the offending call's method.
         let focus = s
             .violation_summary()
@@ -76,7 +85,8 @@ impl App {
                     <div class="col editors">
                         <Editor title="Program" testid="program-editor" lang={Lang::Java}
                             value={s.program.clone()} on_change={link.callback(Msg::Program)}
-                            diagnostics={prog_diags} highlight={s.highlight.or(offending)} read_only={s.read_only} />
+                            diagnostics={prog_diags} highlight={s.highlight.or(offending)} {marks}
+                            read_only={s.read_only} />
                         <Editor title="Spec" testid="spec-editor" lang={Lang::Spec}
                             value={s.spec.clone()} on_change={link.callback(Msg::Spec)}
                             diagnostics={spec_diags} read_only={s.read_only} />

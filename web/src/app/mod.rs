@@ -44,7 +44,9 @@ pub mod replay;
 pub mod share_panel;
 pub mod startup;
 pub mod state;
+pub mod trace_rows;
 pub mod views;
+pub mod witness_values;
 pub mod worker_host;
 
 use gloo::events::EventListener;

@@ -4,10 +4,12 @@
 //! Views take [`Shared`] data, compared by pointer, so a new event re-renders only the
 //! views whose data it replaced; long texts render a first page and a "show all" button.
 
-use super::messages::{DerivationNode, RunResult, TraceLine};
+use super::messages::{DerivationNode, RunResult};
 use super::model::{
     CounterexampleData, GrammarSnapshot, InterpolantsData, IterationRecord, Shared,
 };
+use super::trace_rows::{merge_steps, trace_row};
+use super::witness_values::relevant_values;
 use cfp_core::check::Production;
 use cfp_core::report_json::StrategyJson;
 use std::collections::{BTreeMap, BTreeSet};
@@ -101,7 +103,7 @@ pub fn grammar_view(props: &GrammarViewProps) -> Html {
         html! {
             <details class="grammar-diff" data-testid="grammar-diff" open={changes <= DIFF_OPEN_LINES}>
                 <summary class="small">{ format!("Diff: {} removed, {} added production(s)", d.removed_productions.len(), d.added_productions.len()) }</summary>
-                <div class="grammar-diff-body">
+                <div class="grammar-diff-body" tabindex="0" role="region" aria-label="grammar diff">
                 if !d.added_nonterminals.is_empty() {
                     <p class="small">{ format!("New nonterminals: {}", d.added_nonterminals.join(", ")) }</p>
                 }
@@ -305,25 +307,41 @@ pub fn counterexample_view(props: &CounterexampleViewProps) -> Html {
             .collect()
     };
     let source: Vec<&str> = props.source.lines().collect();
-    let trace = cex
-        .trace
-        .iter()
-        .map(|t| trace_row(t, &source, &props.on_line));
+    let rows = merge_steps(&cex.trace);
+    let trace = rows.iter().map(|r| trace_row(r, &source, &props.on_line));
     let values: Html = if props.values.is_empty() {
         html! { <p class="muted small">{ "No concrete values (the path is spurious or undecided)." }</p> }
     } else {
+        let shown = relevant_values(&props.values, &cex.trace);
         html! {
-            <table class="values">
-                <tbody>
-                    { for props.values.iter().map(|(k, v)| html! { <tr><td><code>{ k.clone() }</code></td><td><code>{ v.clone() }</code></td></tr> }) }
-                </tbody>
-            </table>
+            <>
+                <table class="values" data-testid="values" tabindex="0" aria-label="values of the witness's variables">
+                    <thead><tr><th>{ "variable" }</th><th>{ "value" }</th><th>{ "from step" }</th></tr></thead>
+                    <tbody>
+                        { for shown.iter().map(|v| html! {
+                            <tr>
+                                <td><code>{ v.name.clone() }</code></td>
+                                <td><code>{ v.value.clone() }</code></td>
+                                <td class="muted small">{ v.step.map(|n| n.to_string()).unwrap_or_default() }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+                <details class="small">
+                    <summary>{ format!("the solver's whole model ({} entries)", props.values.len()) }</summary>
+                    <table class="values" tabindex="0" aria-label="the solver's whole model">
+                        <tbody>
+                            { for props.values.iter().map(|(k, v)| html! { <tr><td><code>{ k.clone() }</code></td><td><code>{ v.clone() }</code></td></tr> }) }
+                        </tbody>
+                    </table>
+                </details>
+            </>
         }
     };
     let interpolants: Html = match props.interpolants.as_ref() {
         None => html! { <p class="muted small">{ "No interpolants (path not refined)." }</p> },
         Some(data) => html! {
-            <table class="interpolants" data-testid="interpolants">
+            <table class="interpolants" data-testid="interpolants" tabindex="0" aria-label="interpolants per location">
                 <thead><tr><th>{ "method" }</th><th>{ "loc" }</th><th>{ "predicates" }</th></tr></thead>
                 <tbody>
                     { for data.per_location.iter().map(|l| html! {
@@ -343,7 +361,7 @@ pub fn counterexample_view(props: &CounterexampleViewProps) -> Html {
             if let Some(f) = props.feasibility.clone() {
                 <p class="small">{ "Feasibility: " }<strong>{ f }</strong></p>
             }
-            <LazyDetails open=true summary={format!("Nested trace ({} steps) — click a step to show its source line", cex.trace.len())}>
+            <LazyDetails open=true summary={format!("Nested trace ({} lines, {} steps) — click a line to show it", rows.len(), cex.trace.len())}>
                 <ol class="trace" data-testid="trace">{ for trace }</ol>
             </LazyDetails>
             <LazyDetails open=true summary="Derivation tree">
@@ -374,50 +392,6 @@ fn predicate_cell(data: &InterpolantsData, name: Option<&String>, smt: &str) -> 
             <code title={def.smt.clone()}>{ def.text.clone() }</code>
             if new { <span class="muted small">{ " new" }</span> }
         </div>
-    }
-}
-
-/// One step of the nested trace: its source line as written (the checker's statement
-/// folded into a tooltip and a small note), clickable and keyboard-reachable.
-fn trace_row(t: &TraceLine, source: &[&str], on_line: &Callback<u32>) -> Html {
-    let line = t.line;
-    let show = {
-        let cb = on_line.clone();
-        move || {
-            if line > 0 {
-                cb.emit(line)
-            }
-        }
-    };
-    let onclick = {
-        let show = show.clone();
-        Callback::from(move |_: MouseEvent| show())
-    };
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" || e.key() == " " {
-            e.prevent_default();
-            show();
-        }
-    });
-    let indent = format!("padding-left: {}em", t.depth as f64 * 1.2);
-    let written = (line as usize)
-        .checked_sub(1)
-        .and_then(|i| source.get(i))
-        .map(|l| l.trim())
-        .filter(|l| !l.is_empty());
-    html! {
-        <li class={classes!("trace-step", t.text.starts_with("emit").then_some("emit"))}
-            style={indent} {onclick} {onkeydown} tabindex="0" data-line={line.to_string()}
-            title={t.text.clone()}>
-            <span class="trace-line">{ if line > 0 { format!("L{line}") } else { "—".to_owned() } }</span>
-            if let Some(w) = written {
-                <code class="trace-src">{ w.to_owned() }</code>
-                <span class="trace-ir muted small">{ format!("  {}", t.text) }</span>
-            } else {
-                <code>{ t.text.clone() }</code>
-            }
-            if !t.method.is_empty() { <span class="muted small">{ format!("  ({})", t.method) }</span> }
-        </li>
     }
 }
 
