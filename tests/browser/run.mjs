@@ -344,6 +344,29 @@ check('axe-no-serious-violations', async (ctx) => {
   return `0 critical/serious in light and dark, at start and after ${bug.id}; ${n} trace steps focusable`;
 });
 
+// The "How it works" strip lights the CEGAR step the animation shows: on an example that
+// refines, every step of the loop lights in turn and the verdict last.
+check('loop-strip-follows-the-animation', async (ctx) => {
+  const page = await warmApp(ctx);
+  const ex = L.galleryExamples().find((e) => /paper-fig2-bug/.test(e.id));
+  await L.selectExample(page, ex);
+  await page.locator(L.tid('speed')).selectOption('150');
+  const phases = [];
+  const poll = setInterval(async () => {
+    const p = await page.locator(L.tid('loop-strip')).getAttribute('data-phase').catch(() => null);
+    if (p && phases[phases.length - 1] !== p) phases.push(p);
+  }, 30);
+  const r = await L.runToVerdict(page, { timeout: 120000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="loop-strip"]')?.getAttribute('data-phase') === 'verdict',
+    null, { timeout: 30000 });
+  clearInterval(poll);
+  const lit = await page.locator(`${L.tid('loop-strip')} .lit`).allTextContents();
+  assert.deepEqual(lit, [r.verdict], `the strip lights ${lit} at the end`);
+  for (const p of ['inclusion', 'feasibility', 'refine']) assert.ok(phases.includes(p), `the strip never lit ${p}: ${phases.join(' → ')}`);
+  assert.equal(phases[phases.length - 1], 'verdict');
+  return phases.join(' → ');
+});
+
 // e. a syntax error shows its diagnostic at the right line
 check('syntax-error-line', async (ctx) => {
   const page = await openApp(ctx);

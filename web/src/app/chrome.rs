@@ -2,6 +2,7 @@
 //! proof, errors and notices.
 
 use super::messages::VerdictName;
+use super::state::LoopPhase;
 use super::state::{Mode, Msg, RunButton, DEFAULT_SPEED_MS};
 use super::{page_url, App, BUDGETS, SPEEDS, TIME_LIMITS};
 use cfp_core::check::{LocationPredicates, Verdict};
@@ -231,6 +232,7 @@ impl App {
                     { "Checks that every run of a Java program calls an API the way a context-free protocol allows \
                        (every lock() matched by an unlock(), save/restore nested) — CFPChecker's CEGAR loop, with Z3 running in your browser." }
                 </p>
+                { self.view_loop_strip() }
                 <details class="help" data-testid="help">
                     <summary>{ "How it works · spec syntax · legend" }</summary>
                     <div class="help-body">
@@ -263,6 +265,38 @@ impl App {
                     </div>
                 </details>
             </div>
+        }
+    }
+
+    /// The CEGAR loop as a strip of its steps; the step of the shown iteration lights up
+    /// (and the verdict at the end).
+    fn view_loop_strip(&self) -> Html {
+        let phase = self.state.loop_phase();
+        let lit = |id: &str| phase.map(LoopPhase::id) == Some(id);
+        let step = |id: &'static str, label: &'static str, title: &'static str| {
+            html! {
+                <li class={classes!("loop-step", lit(id).then_some("lit"))} data-step={id} {title}
+                    aria-current={lit(id).then_some("step")}>{ label }</li>
+            }
+        };
+        let verdict = match phase {
+            Some(LoopPhase::Verdict(v)) => v.as_str(),
+            _ => "verdict",
+        };
+        html! {
+            <ol class="loop-strip" data-testid="loop-strip" aria-label="the CEGAR loop"
+                data-phase={phase.map(LoopPhase::id).unwrap_or("idle")}>
+                { step("build", "① build G_P", "the program grammar from the PCFAs (abstracted by the predicates so far)") }
+                <li class="loop-arrow" aria-hidden="true">{ "→" }</li>
+                { step("inclusion", "② L(G_P) ⊆ L(spec)?", "included: verified; not included: a counterexample word and its path") }
+                <li class="loop-arrow" aria-hidden="true">{ "→" }</li>
+                { step("feasibility", "③ path feasible? (Z3)", "feasible: a violation; infeasible: refine") }
+                <li class="loop-arrow" aria-hidden="true">{ "→" }</li>
+                { step("refine", "④ refine ↺ ①", "interpolants become predicates; PCFA states are cloned, edges removed") }
+                <li class="loop-arrow" aria-hidden="true">{ "⇒" }</li>
+                <li class={classes!("loop-step", "loop-verdict", lit("verdict").then_some("lit"))} data-step="verdict"
+                    aria-current={lit("verdict").then_some("step")}>{ verdict }</li>
+            </ol>
         }
     }
 

@@ -30,7 +30,7 @@ mod text;
 
 pub use progress::Progress;
 
-pub use text::RunButton;
+pub use text::{LoopPhase, RunButton};
 
 /// Playback speed of embeds that animate (ms per event).
 pub const EMBED_SPEED_MS: u32 = 150;

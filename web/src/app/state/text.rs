@@ -118,6 +118,27 @@ impl PageState {
         )
     }
 
+    /// Where the CEGAR loop is in the iteration the views show (the "How it works" strip
+    /// lights it): the last step the shown iteration's events reached, or the verdict once
+    /// the played events reached it.
+    pub fn loop_phase(&self) -> Option<LoopPhase> {
+        let shown = self.shown_iteration()?;
+        let r = self.model.get(shown)?;
+        let last = Some(shown) == self.model.iterations.last().map(|r| r.iteration);
+        if let (true, Some(f)) = (last, self.model.finished.as_ref()) {
+            return Some(LoopPhase::Verdict(f.name));
+        }
+        Some(if r.refined.is_some() || r.interpolants.is_some() {
+            LoopPhase::Refine
+        } else if r.feasibility.is_some() || r.counterexample.is_some() {
+            LoopPhase::Feasibility
+        } else if r.inclusion.is_some() {
+            LoopPhase::Inclusion
+        } else {
+            LoopPhase::Build
+        })
+    }
+
     /// When the verdict is known but the views show an earlier iteration (the animation is
     /// behind, or one was selected): which one, so the banner is not read as its verdict.
     pub fn verdict_note(&self) -> Option<String> {
@@ -215,3 +236,32 @@ pub fn class_name(program: &str) -> Option<String> {
     }
     None
 }
+
+/// A step of the CEGAR loop (paper §4), as the "How it works" strip shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopPhase {
+    /// Build the program grammar G_P from the PCFAs.
+    Build,
+    /// Check L(G_P) ⊆ L(spec).
+    Inclusion,
+    /// Ask Z3 whether the counterexample's path is feasible.
+    Feasibility,
+    /// Refine: interpolants, cloned states, removed edges.
+    Refine,
+    /// The run ended with this verdict.
+    Verdict(crate::app::messages::VerdictName),
+}
+
+impl LoopPhase {
+    /// The strip's name of the step (`data-phase`).
+    pub fn id(self) -> &'static str {
+        match self {
+            LoopPhase::Build => "build",
+            LoopPhase::Inclusion => "inclusion",
+            LoopPhase::Feasibility => "feasibility",
+            LoopPhase::Refine => "refine",
+            LoopPhase::Verdict(_) => "verdict",
+        }
+    }
+}
+
