@@ -367,6 +367,34 @@ check('loop-strip-follows-the-animation', async (ctx) => {
   return phases.join(' → ');
 });
 
+// Resizable panes: the separator between editors and results moves with the pointer and
+// the arrow keys, and the split survives a reload; the editors resize in height.
+check('panes-resize', async (ctx) => {
+  const page = await openApp(ctx);
+  const width = () => page.evaluate(() => document.querySelector('.col.editors').getBoundingClientRect().width);
+  const w0 = await width();
+  const sep = page.locator(L.tid('splitter'));
+  const box = await sep.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 200, box.y + 100, { steps: 5 });
+  await page.mouse.up();
+  const w1 = await width();
+  assert.ok(w1 < w0 - 150, `dragging 200 px left: editors ${w0.toFixed(0)} → ${w1.toFixed(0)} px`);
+  await sep.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const w2 = await width();
+  assert.ok(w2 > w1 + 20, `ArrowRight does not widen the editors (${w1.toFixed(0)} → ${w2.toFixed(0)})`);
+  await page.reload();
+  await page.locator(L.tid('program-editor')).first().waitFor({ state: 'attached', timeout: 30000 });
+  const w3 = await width();
+  assert.ok(Math.abs(w3 - w2) < 4, `the split did not survive a reload (${w2.toFixed(0)} → ${w3.toFixed(0)})`);
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('[data-testid="program-editor"]')).resize), 'vertical');
+  await page.locator(L.tid('splitter')).dblclick();
+  return `editors ${w0.toFixed(0)} → drag ${w1.toFixed(0)} → keys ${w2.toFixed(0)} → reload ${w3.toFixed(0)} px`;
+});
+
 // e. a syntax error shows its diagnostic at the right line
 check('syntax-error-line', async (ctx) => {
   const page = await openApp(ctx);

@@ -5,6 +5,7 @@ use super::messages::{Diagnostic, InputFile};
 use super::model::Shared;
 use super::pcfa::PcfaView;
 use super::share_panel::SharePanel;
+use super::splitter::Splitter;
 use super::state::Msg;
 use super::views::{CounterexampleView, GrammarView, StatsTable, Timeline};
 use super::App;
@@ -91,6 +92,7 @@ impl App {
                             value={s.spec.clone()} on_change={link.callback(Msg::Spec)}
                             diagnostics={spec_diags} read_only={s.read_only} />
                     </div>
+                    if !s.embed { <Splitter /> }
                     <div class="col results">
                         { self.view_verdict() }
                         <section class="panel">

@@ -42,6 +42,7 @@ pub mod page_url;
 pub mod pcfa;
 pub mod replay;
 pub mod share_panel;
+pub mod splitter;
 pub mod startup;
 pub mod state;
 pub mod trace_rows;

@@ -264,4 +264,3 @@ impl LoopPhase {
         }
     }
 }
-
