@@ -175,6 +175,9 @@ function diagnosticRange(doc, d) {
   return { from, to: from + len };
 }
 
+/** Read-only: no edits, and not contenteditable (still focusable and selectable). */
+const readOnlyExtension = (ro) => [EditorState.readOnly.of(ro), EditorView.editable.of(!ro)];
+
 function create(host, opts) {
   const readOnly = new Compartment();
   let onChange = typeof opts.onChange === 'function' ? opts.onChange : () => {};
@@ -212,7 +215,7 @@ function create(host, opts) {
         ...foldKeymap,
         indentWithTab,
       ]),
-      readOnly.of(EditorState.readOnly.of(!!opts.readOnly)),
+      readOnly.of(readOnlyExtension(!!opts.readOnly)),
       EditorView.contentAttributes.of({
         'aria-label': opts.label || 'code editor',
         'aria-multiline': 'true',
@@ -282,7 +285,7 @@ function create(host, opts) {
     },
     setOnChange(f) { onChange = typeof f === 'function' ? f : () => {}; },
     setReadOnly(ro) {
-      view.dispatch({ effects: readOnly.reconfigure(EditorState.readOnly.of(!!ro)) });
+      view.dispatch({ effects: readOnly.reconfigure(readOnlyExtension(!!ro)) });
     },
     focus: () => view.focus(),
     destroy() { view.destroy(); delete host.cfpEditor; },
