@@ -158,6 +158,7 @@ fn run_group(group: &str, extra: &[String]) -> Result<Vec<Metric>, Failed> {
             cargo_bench("cfp-cli", "corpus", extra, &[("CFP_Z3", &z3)])
         }
         "realistic" => realistic(extra)?,
+        "scale" => crate::scale::scale(extra)?,
         "codec" => cargo_bench("cfp-share", "codec", extra, &[]),
         "wasm" => {
             let mut node = crate::web::node_corpus(extra)?;
@@ -183,16 +184,7 @@ fn run_group(group: &str, extra: &[String]) -> Result<Vec<Metric>, Failed> {
 /// The `realistic` group (see the module doc).
 fn realistic(extra: &[String]) -> Result<Vec<Metric>, Failed> {
     let z3 = tools::setup_z3()?;
-    // `CFP_BENCH_CFP=/path/to/cfp` measures another build (an older commit's, to compare).
-    let cfp = match std::env::var_os("CFP_BENCH_CFP") {
-        Some(other) => std::path::PathBuf::from(other),
-        None => {
-            let mut build = cargo();
-            build.args(["build", "--release", "-p", "cfp-cli"]);
-            crate::run("cargo build --release -p cfp-cli", build)?;
-            root().join("target").join("release").join("cfp")
-        }
-    };
+    let cfp = crate::web::release_cli()?;
     let dir = root().join("target").join("bench").join("realistic");
     std::fs::create_dir_all(&dir)
         .map_err(|e| Failed::with_message(format!("bench: {}: {e}", dir.display())))?;
@@ -454,7 +446,7 @@ fn report(metrics: &[Metric], old: Option<&[Metric]>) -> Result<(), Failed> {
 }
 
 /// A one-line description of the machine (cores and load), for the table's header.
-fn machine() -> String {
+pub(crate) fn machine() -> String {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let load = std::fs::read_to_string("/proc/loadavg")
         .ok()

@@ -32,6 +32,7 @@ mod bench;
 mod browser;
 mod genprog;
 mod realistic;
+mod scale;
 mod serve;
 mod tools;
 mod web;
@@ -64,6 +65,8 @@ commands:
   bench-inclusion  the inclusion engine on 40- and 400-method grammars
   bench-check [F]  `cfp check` on every program of tests/check/ (filter F)
   bench-realistic  `cfp check` on generated realistic programs (150/300 lines, 5 seeds, ok/bug)
+  bench-scale      generated programs of 150 to 10,000 lines, native and wasm: verdict, time,
+                   iterations, memory; writes docs/scale.md and docs/scale.svg (not in `bench`)
   bench-codec      share-link codec: deflate bomb refusal, 20,000 hostile links
   bench-wasm       the wasm engine under Node vs native cfp on tests/check/
   bench-browser    cancel, click-to-verdict and main-thread tasks in headless Chromium

@@ -181,20 +181,37 @@ pub fn dist() -> Result<PathBuf, Failed> {
 /// built for Node and the npm packages are in place.
 pub fn node_corpus(args: &[String]) -> Result<Command, Failed> {
     let z3 = tools::setup_z3()?;
-    let mut cli = cargo();
-    cli.args(["build", "--release", "-p", "cfp-cli"]);
-    run("cargo build --release -p cfp-cli", cli)?;
-    let wasm = build_wasm()?;
-    npm_install()?;
-    let out = root().join("target").join("wasm-node");
-    bindgen(&wasm, "nodejs", &out)?;
-    let mut node = Command::new("node");
+    release_cli()?;
+    let (node, out) = node_engine()?;
+    let mut node = Command::new(node);
     node.current_dir(root())
         .arg(root().join("tests").join("wasm").join("node-corpus.mjs"))
         .args(args)
         .env("CFP_Z3", &z3)
         .env("CFP_WASM_NODE", &out);
     Ok(node)
+}
+
+/// The release `cfp`, built first (`CFP_BENCH_CFP=/path/to/cfp` names another build, to
+/// measure an older commit's).
+pub fn release_cli() -> Result<PathBuf, Failed> {
+    if let Some(other) = std::env::var_os("CFP_BENCH_CFP") {
+        return Ok(PathBuf::from(other));
+    }
+    let mut cli = cargo();
+    cli.args(["build", "--release", "-p", "cfp-cli"]);
+    run("cargo build --release -p cfp-cli", cli)?;
+    Ok(root().join("target").join("release").join("cfp"))
+}
+
+/// The wasm engine for Node: the release wasm through `wasm-bindgen --target nodejs` into
+/// `target/wasm-node/`, with the npm packages installed. Returns (`node`, that folder).
+pub fn node_engine() -> Result<(PathBuf, PathBuf), Failed> {
+    let wasm = build_wasm()?;
+    npm_install()?;
+    let out = root().join("target").join("wasm-node");
+    bindgen(&wasm, "nodejs", &out)?;
+    Ok((PathBuf::from("node"), out))
 }
 
 /// `cargo xtask test-wasm [FILTER]`: the Node-hosted corpus test (see the module docs).
