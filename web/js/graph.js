@@ -280,10 +280,18 @@ class GraphView {
     const bh = Math.max(box.height, 1) + 2 * PAD;
     let k = Math.min(1, vw / bw, vh / bh);
     if (kind === 'default') k = Math.max(k, minScale());
-    // Centred when it fits, else from the top left.
-    const x = bw * k <= vw ? (vw - bw * k) / 2 : 0;
-    const y = bh * k <= vh ? (vh - bh * k) / 2 : 0;
-    return zoomIdentity.translate(x + (PAD - box.x) * k, y + (PAD - box.y) * k).scale(k);
+    // Centred when it fits; else the entry state in view (centred across, at the top),
+    // without showing more than a margin beyond the graph's edges.
+    const entry = g.querySelector('g.node.pcfa-entry')?.getBBox() ?? { x: box.x, y: box.y, width: 0, height: 0 };
+    const place = (size, view, lo, at) => {
+      if (size * k <= view) return (view - size * k) / 2 + (PAD - lo) * k;
+      const min = view - (lo + size - PAD) * k; // the far edge at the view's edge
+      const max = (PAD - lo) * k; // the near edge at the view's edge
+      return clamp(at, min, max);
+    };
+    const x = place(bw, vw, box.x, vw / 2 - (entry.x + entry.width / 2) * k);
+    const y = place(bh, vh, box.y, (2 * PAD - entry.y) * k);
+    return zoomIdentity.translate(x, y).scale(k);
   }
 
   setView(kind, animate = true) {
