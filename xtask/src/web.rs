@@ -72,7 +72,7 @@ fn npm_install() -> Result<PathBuf, Failed> {
 
 /// The page's JS bundles: `web/js/<name>.js`, bundled with its npm imports by esbuild into
 /// `dist/<name>.js` (an IIFE that sets a global: `cfpEditor`, `cfpGraph`).
-const BUNDLES: &[&str] = &["editor"];
+const BUNDLES: &[&str] = &["editor", "graph"];
 
 /// esbuild (npm, pinned in `web/package.json`) over [`BUNDLES`] into `out`.
 fn bundle_js(out: &Path) -> Result<(), Failed> {

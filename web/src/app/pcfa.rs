@@ -1,37 +1,23 @@
-//! PCFA view (paper §4, Fig. 7/9): one graph per method, drawn as SVG laid out here.
+//! PCFA view (paper §4, Fig. 7/9): one graph per method, laid out by Graphviz in the page.
 //!
 //! Each `grammar-built` event carries every method's PCFA as the core built it
 //! ([`cfp_core::check::PcfaView`]): states and edges with their ids (never reused), and
-//! the states the refinement before this iteration cloned and the edges it removed. The
-//! view draws exactly those: cloned states pop in (`pcfa-cloned`, `data-state-id`),
-//! removed edges fade out (`pcfa-removed`, `data-edge-id`), between states placed as in
-//! the previous iteration when they are gone now (`pcfa-dead`).
-//!
-//! States sit in rows by CFA location, clones side by side. Positions are CSS transforms
-//! with transitions, elements are keyed by state id, so between iterations states glide
-//! to their new places.
+//! the states the refinement before this iteration cloned and the edges it removed. This
+//! view picks the method (tabs; by default the `focus` method, else the one the last
+//! refinement changed most), turns its PCFA into DOT ([`dot::pcfa_dot`]) and hands it to
+//! `web/js/graph.js` (global `cfpGraph`, d3-graphviz), which owns the drawing: cloned
+//! states (`pcfa-cloned`, `data-state-id`) fade in, removed edges (`pcfa-removed`,
+//! `data-edge-id`) are dashed, iterations morph into each other by id; zoom, pan, fit.
 
-use super::messages::{PcfaEdgeView, PcfaStateView, PcfaView as Pcfa};
+pub mod dot;
+
+use super::messages::PcfaView as Pcfa;
 use super::model::{GrammarSnapshot, Refinement, Shared};
-use std::collections::BTreeMap;
+use dot::{pcfa_dot, PcfaDot};
+use gloo::events::EventListener;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use yew::prelude::*;
-
-/// Pixel positions of `states` by id: rows by CFA location, clones side by side (by
-/// clone ordinal).
-pub fn layout<'a>(states: impl Iterator<Item = &'a PcfaStateView>) -> BTreeMap<u32, (f64, f64)> {
-    let mut rows: BTreeMap<usize, Vec<&PcfaStateView>> = BTreeMap::new();
-    for s in states {
-        rows.entry(s.location).or_default().push(s);
-    }
-    let mut pos = BTreeMap::new();
-    for (row, (_, mut states)) in rows.into_iter().enumerate() {
-        states.sort_by_key(|s| (s.clone, s.id));
-        for (col, s) in states.iter().enumerate() {
-            pos.insert(s.id, (40.0 + col as f64 * 90.0, 30.0 + row as f64 * 64.0));
-        }
-    }
-    pos
-}
 
 /// How much the refinement before this iteration changed `p` (cloned states and removed
 /// edges).
@@ -133,148 +119,175 @@ pub fn pcfa_view(props: &PcfaViewProps) -> Html {
         html! {
             <p class="muted small" data-testid="pcfa-note">
                 { format!("Last refinement in {method}: {} state(s) cloned ({}), {} edge(s) removed ({}); {} predicate(s) added overall.",
-                    clones.len(), if clones.is_empty() { "—".to_owned() } else { clones.join(", ") },
-                    edges.len(), if edges.is_empty() { "—".to_owned() } else { edges.join(", ") },
-                    predicates) }
+                    clones.len(), name_list(&clones), edges.len(), name_list(&edges), predicates) }
             </p>
         }
     });
     html! {
         <div class="pcfa">
             <div class="tabs">{ for tabs }</div>
-            { render_graph(graph, previous) }
+            <PcfaGraph grammar={grammar.clone()} previous={props.previous.clone()}
+                method={AttrValue::from(method.clone())} />
             { note.unwrap_or_default() }
         </div>
     }
 }
 
-fn edge_path(a: (f64, f64), b: (f64, f64), self_loop: bool) -> String {
-    if self_loop {
-        return format!(
-            "M {} {} C {} {} {} {} {} {}",
-            a.0 + 12.0,
-            a.1 - 10.0,
-            a.0 + 50.0,
-            a.1 - 40.0,
-            a.0 + 50.0,
-            a.1 + 40.0,
-            a.0 + 12.0,
-            a.1 + 10.0
-        );
+/// `names` for a sentence: `—` when empty, the first [`NAMES_LISTED`] and how many more.
+fn name_list(names: &[String]) -> String {
+    match names.len() {
+        0 => "—".to_owned(),
+        n if n <= NAMES_LISTED => names.join(", "),
+        n => format!(
+            "{}, … and {} more",
+            names[..NAMES_LISTED].join(", "),
+            n - NAMES_LISTED
+        ),
     }
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len = (dx * dx + dy * dy).sqrt().max(1.0);
-    let (ux, uy) = (dx / len, dy / len);
-    let (sx, sy) = (a.0 + ux * 17.0, a.1 + uy * 17.0);
-    let (ex, ey) = (b.0 - ux * 19.0, b.1 - uy * 19.0);
-    // Bend backward and same-row edges so they do not overlap forward ones.
-    let bend = if dy <= 0.0 { 40.0 } else { 0.0 };
-    let (mx, my) = ((sx + ex) / 2.0 - uy * bend, (sy + ey) / 2.0 + ux * bend);
-    format!("M {sx:.1} {sy:.1} Q {mx:.1} {my:.1} {ex:.1} {ey:.1}")
 }
 
-fn render_graph(graph: &Pcfa, previous: Option<&Pcfa>) -> Html {
-    // Removed edges stay drawn (fading); an end that is gone now keeps its old place.
-    let live: BTreeMap<u32, &PcfaStateView> = graph.states.iter().map(|s| (s.id, s)).collect();
-    let mut dead: BTreeMap<u32, &PcfaStateView> = BTreeMap::new();
-    for e in &graph.removed {
-        for id in [e.from, e.to] {
-            if !live.contains_key(&id) {
-                if let Some(s) = previous.and_then(|p| p.states.iter().find(|s| s.id == id)) {
-                    dead.insert(id, s);
-                }
-            }
-        }
+/// Names a note lists before it only counts.
+const NAMES_LISTED: usize = 12;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `cfpGraph.render(host, dot, opts)` of `web/js/graph.js`; throws (an `Err` here)
+    /// when the global is missing or the arguments are wrong.
+    #[wasm_bindgen(catch, js_namespace = cfpGraph, js_name = render)]
+    fn graph_render(host: &web_sys::Element, dot: &str, opts: &JsValue) -> Result<(), JsValue>;
+}
+
+/// Why the graph is not drawn.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GraphError {
+    /// `graph.js` has not run yet (it loads with `defer`).
+    #[error("Loading the graph renderer…")]
+    Loading,
+    /// `graph.js` could not be loaded, or `cfpGraph.render` threw.
+    #[error("The graph cannot be drawn: {0}")]
+    Failed(String),
+}
+
+/// Whether `globalThis.cfpGraph` is there, and the load error `index.html` noted if not.
+fn renderer_state() -> Result<(), GraphError> {
+    let global = js_sys::global();
+    let get = |name: &str| js_sys::Reflect::get(&global, &JsValue::from_str(name)).ok();
+    if get("cfpGraph").is_some_and(|v| v.is_object()) {
+        return Ok(());
     }
-    let pos = layout(live.values().chain(dead.values()).copied());
-    let width = pos.values().map(|p| p.0).fold(0.0, f64::max) + 120.0;
-    let height = pos.values().map(|p| p.1).fold(0.0, f64::max) + 50.0;
-    let edge = |e: &PcfaEdgeView, gone: bool| -> Option<Html> {
-        let a = *pos.get(&e.from)?;
-        let b = *pos.get(&e.to)?;
-        let d = edge_path(a, b, e.from == e.to);
-        let class = classes!("pcfa-edge", gone.then_some("pcfa-removed"));
-        let label_pos = ((a.0 + b.0) / 2.0 + 6.0, (a.1 + b.1) / 2.0 - 4.0);
-        let title = if e.line > 0 {
-            format!("L{}: {}", e.line, e.statement)
-        } else {
-            e.statement.clone()
-        };
-        Some(html! {
-            <g key={format!("e{}", e.id)} class={class} data-edge-id={e.id.to_string()}
-               data-testid={gone.then_some("pcfa-removed")}>
-                <title>{ title }</title>
-                <path d={d} marker-end="url(#arrow)" />
-                if !e.statement.is_empty() && e.statement != "skip" {
-                    <text x={format!("{:.1}", label_pos.0)} y={format!("{:.1}", label_pos.1)} class="pcfa-label">
-                        { truncate(&e.statement, 28) }
-                    </text>
-                }
-            </g>
-        })
+    match get("cfpGraphError").and_then(|v| v.as_string()) {
+        Some(e) => Err(GraphError::Failed(e)),
+        None => Err(GraphError::Loading),
+    }
+}
+
+/// A JS exception as text.
+fn js_error_text(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// A short stable key of `text` (FNV-1a, hex): the drawing says which DOT it shows.
+pub fn dot_key(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+/// Hands `dot` to `cfpGraph.render` for the element of `host`.
+fn draw(host: &NodeRef, dot: &PcfaDot, method: &str) -> Result<(), GraphError> {
+    let Some(el) = host.cast::<web_sys::Element>() else {
+        return Ok(());
     };
-    let edges = graph
-        .edges
-        .iter()
-        .filter_map(|e| edge(e, false))
-        .chain(graph.removed.iter().filter_map(|e| edge(e, true)))
-        .collect::<Vec<_>>();
-    let states = live
-        .values()
-        .map(|s| (*s, false))
-        .chain(dead.values().map(|s| (*s, true)))
-        .filter_map(|(s, is_dead)| {
-            let (x, y) = *pos.get(&s.id)?;
-            let is_new = graph.cloned.contains(&s.id);
-            let class = classes!(
-                "pcfa-state",
-                is_new.then_some("pcfa-cloned"),
-                is_dead.then_some("pcfa-dead"),
-                graph.exits.contains(&s.id).then_some("pcfa-exit"),
-                graph.entry.contains(&s.id).then_some("pcfa-entry"),
-                (s.clone > 0).then_some("pcfa-clone"),
-            );
-            let title = if s.predicates.is_empty() {
-                format!("{} (location {}): true", s.name, s.location)
-            } else {
-                format!(
-                    "{} (location {}): {}",
-                    s.name,
-                    s.location,
-                    s.predicates.join(" ∧ ")
-                )
-            };
-            Some(html! {
-                <g key={format!("s{}", s.id)} class={class} data-state-id={s.id.to_string()}
-                   data-testid={is_new.then_some("pcfa-cloned")}
-                   style={format!("transform: translate({x:.1}px, {y:.1}px)")}>
-                    <title>{ title }</title>
-                    <circle r="16" />
-                    <text text-anchor="middle" dy="4">{ s.name.clone() }</text>
-                </g>
-            })
-        });
-    html! {
-        <svg class="pcfa-svg" data-method={graph.method.clone()}
-             width={format!("{width:.0}")} height={format!("{height:.0}")}
-             viewBox={format!("0 0 {width:.0} {height:.0}")}>
-            <defs>
-                <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M 0 0 L 10 5 L 0 10 z" class="pcfa-arrow" />
-                </marker>
-            </defs>
-            <g class="pcfa-edges">{ for edges }</g>
-            <g class="pcfa-states">{ for states }</g>
-        </svg>
-    }
+    renderer_state()?;
+    let opts = js_sys::Object::new();
+    let set = |k: &str, v: &str| {
+        // Setting a property of a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&opts, &JsValue::from_str(k), &JsValue::from_str(v));
+    };
+    set("method", method);
+    set("key", &dot_key(&dot.text));
+    set("label", &format!("PCFA of {method}"));
+    graph_render(&el, &dot.text, &opts).map_err(|e| GraphError::Failed(js_error_text(&e)))
 }
 
-/// Cuts `s` to at most `n` characters (adding `…`).
-pub fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_owned()
-    } else {
-        s.chars().take(n.saturating_sub(1)).collect::<String>() + "…"
+/// Properties of [`PcfaGraph`].
+#[derive(Properties, PartialEq)]
+pub struct PcfaGraphProps {
+    /// The iteration's grammar (with the PCFAs).
+    pub grammar: Shared<GrammarSnapshot>,
+    /// The previous iteration's (where the ends of removed edges were).
+    pub previous: Option<Shared<GrammarSnapshot>>,
+    /// The method drawn.
+    pub method: AttrValue,
+}
+
+/// One method's PCFA, drawn by `graph.js` into a host element it owns.
+#[function_component(PcfaGraph)]
+pub fn pcfa_graph(props: &PcfaGraphProps) -> Html {
+    let host = use_node_ref();
+    let error = use_state(|| None::<GraphError>);
+    // Bumped when graph.js announces itself, to draw what waited for it.
+    let ready = use_state(|| 0_u32);
+    let dot = use_memo(
+        (
+            props.grammar.clone(),
+            props.previous.clone(),
+            props.method.clone(),
+        ),
+        |(grammar, previous, method)| {
+            let before = previous
+                .as_ref()
+                .and_then(|g| g.pcfas.iter().find(|p| p.method == method.as_str()));
+            grammar
+                .pcfas
+                .iter()
+                .find(|p| p.method == method.as_str())
+                .map(|g| pcfa_dot(g, before))
+        },
+    );
+    {
+        let ready = ready.clone();
+        use_effect_with((), move |()| {
+            let listener =
+                EventListener::once(&gloo::utils::window(), "cfp-graph-ready", move |_| {
+                    ready.set(*ready + 1);
+                });
+            move || drop(listener)
+        });
+    }
+    {
+        let host = host.clone();
+        let error = error.clone();
+        let method = props.method.clone();
+        use_effect_with((Rc::clone(&dot), *ready), move |(dot, _)| {
+            let outcome = match dot.as_ref() {
+                Some(dot) => draw(&host, dot, &method).err(),
+                None => None,
+            };
+            if *error != outcome {
+                error.set(outcome);
+            }
+        });
+    }
+    let key = dot.as_ref().as_ref().map(|d| dot_key(&d.text));
+    let hidden = dot.as_ref().as_ref().map_or(0, |d| d.removed_hidden);
+    html! {
+        <>
+            <div class="pcfa-graph" ref={host} data-method={props.method.clone()} data-dot={key}></div>
+            if let Some(e) = (*error).clone() {
+                <p class={classes!("small", if e == GraphError::Loading { "muted" } else { "error" })}
+                   data-testid="pcfa-graph-error">{ e.to_string() }</p>
+            }
+            if hidden > 0 {
+                <p class="muted small" data-testid="pcfa-removed-hidden">
+                    { format!("{hidden} removed edge(s) not drawn (more than {} removed, or an end unknown).", dot::MAX_REMOVED_DRAWN) }
+                </p>
+            }
+        </>
     }
 }
 
@@ -282,32 +295,20 @@ pub fn truncate(s: &str, n: usize) -> String {
 mod tests {
     use super::*;
 
-    fn state(id: u32, location: usize, clone: u32) -> PcfaStateView {
-        PcfaStateView {
-            id,
-            location,
-            clone,
-            name: if clone == 0 {
-                format!("n{location}")
-            } else {
-                format!("n{location}#{clone}")
-            },
-            predicates: Vec::new(),
-        }
+    #[test]
+    fn name_lists_are_capped() {
+        assert_eq!(name_list(&[]), "—");
+        let names: Vec<String> = (0..NAMES_LISTED + 3).map(|i| format!("n{i}")).collect();
+        assert_eq!(name_list(&names[..2]), "n0, n1");
+        let long = name_list(&names);
+        assert!(long.ends_with(", … and 3 more"), "{long}");
+        assert!(long.starts_with("n0, n1, "));
     }
 
     #[test]
-    fn clones_share_their_locations_row() {
-        let states = [
-            state(0, 0, 0),
-            state(1, 1, 0),
-            state(5, 1, 1),
-            state(2, 2, 0),
-        ];
-        let pos = layout(states.iter());
-        assert_eq!(pos.len(), 4);
-        assert_eq!(pos[&1].1, pos[&5].1);
-        assert!(pos[&5].0 > pos[&1].0);
-        assert!(pos[&2].1 > pos[&1].1);
+    fn dot_keys_differ_by_text_and_are_stable() {
+        assert_eq!(dot_key("digraph {}"), dot_key("digraph {}"));
+        assert_ne!(dot_key("digraph {}"), dot_key("digraph { }"));
+        assert_eq!(dot_key("").len(), 16);
     }
 }
