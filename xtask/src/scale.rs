@@ -165,7 +165,16 @@ pub fn scale(args: &[String]) -> Result<Vec<Metric>, Failed> {
     let timeout = Duration::from_secs(o.timeout_s);
     println!(
         "{:>6} {:<9} {:<9} {:>9} {:>5} {:>6} {:>8} {:>8} {:>9} {:>6}",
-        "lines", "expected", "verdict", "time s", "iters", "preds", "queries", "peak MiB", "wasm s", "ratio"
+        "lines",
+        "expected",
+        "verdict",
+        "time s",
+        "iters",
+        "preds",
+        "queries",
+        "peak MiB",
+        "wasm s",
+        "ratio"
     );
     let mut rows = Vec::new();
     for &size in &o.sizes {
@@ -176,8 +185,9 @@ pub fn scale(args: &[String]) -> Result<Vec<Metric>, Failed> {
                 "Scale{size}{}.java",
                 if bug { "Bug" } else { "Ok" }
             ));
-            std::fs::write(&file, &text)
-                .map_err(|e| Failed::with_message(format!("bench-scale: {}: {e}", file.display())))?;
+            std::fs::write(&file, &text).map_err(|e| {
+                Failed::with_message(format!("bench-scale: {}: {e}", file.display()))
+            })?;
             let mut cmd = Command::new(&cfp);
             cmd.arg("check")
                 .arg(&file)
@@ -306,7 +316,11 @@ fn write_docs(rows: &[Row], o: &Options) -> Result<(), Failed> {
             r.lines,
             r.expected(),
             r.verdict,
-            if r.verdict == r.expected() { "" } else { " ✗" },
+            if r.verdict == r.expected() {
+                ""
+            } else {
+                " ✗"
+            },
             r.ms / 1e3,
             r.iterations,
             r.predicates,
@@ -397,19 +411,33 @@ fn svg(rows: &[Row]) -> String {
     ];
     for (k, (name, bug, time, colour)) in series.iter().enumerate() {
         let pts: Vec<&Row> = rows.iter().filter(|r| r.bug == *bug).collect();
-        let y = |r: &Row| if *time { yt(r.ms / 1e3) } else { yi(r.iterations) };
+        let y = |r: &Row| {
+            if *time {
+                yt(r.ms / 1e3)
+            } else {
+                yi(r.iterations)
+            }
+        };
         let path: Vec<String> = pts
             .iter()
             .map(|r| format!("{:.1},{:.1}", x(r.lines), y(r)))
             .collect();
-        let dash = if *time { "" } else { r#" stroke-dasharray="5 4""# };
+        let dash = if *time {
+            ""
+        } else {
+            r#" stroke-dasharray="5 4""#
+        };
         let _ = writeln!(
             s,
             r##"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>"##,
             path.join(" ")
         );
         for r in &pts {
-            let fill = if r.verdict == r.expected() { *colour } else { "#ffffff" };
+            let fill = if r.verdict == r.expected() {
+                *colour
+            } else {
+                "#ffffff"
+            };
             let _ = writeln!(
                 s,
                 r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{fill}" stroke="{colour}"/>"##,

@@ -74,9 +74,11 @@ fn npm_install() -> Result<PathBuf, Failed> {
 /// `dist/<name>.js` (an IIFE that sets a global: `cfpEditor`, `cfpGraph`).
 const BUNDLES: &[&str] = &["editor", "graph"];
 
-/// esbuild (npm, pinned in `web/package.json`) over [`BUNDLES`] into `out`.
+/// esbuild (npm, pinned in `web/package.json`) over [`BUNDLES`] into `out`, with the
+/// licences of what they contain in `out/THIRD-PARTY-NOTICES.txt`.
 fn bundle_js(out: &Path) -> Result<(), Failed> {
     let web = root().join("web");
+    let meta = root().join("target").join("esbuild-meta.json");
     // `.bin/esbuild` is the native binary or npm's JS shim (with its `#!`), whichever npm
     // installed.
     let mut esbuild = Command::new(web.join("node_modules").join(".bin").join("esbuild"));
@@ -90,11 +92,76 @@ fn bundle_js(out: &Path) -> Result<(), Failed> {
             "--format=iife",
             "--minify",
             "--target=es2020",
-            "--legal-comments=linked",
+            "--legal-comments=none",
             "--log-level=warning",
         ])
-        .arg(format!("--outdir={}", out.display()));
-    run("esbuild web/js/{editor,graph}.js", esbuild)
+        .arg(format!("--outdir={}", out.display()))
+        .arg(format!("--metafile={}", meta.display()));
+    run("esbuild web/js/{editor,graph}.js", esbuild)?;
+    write_notices(&meta, out)
+}
+
+/// The npm package an esbuild input path is in (`node_modules/@scope/name/…` →
+/// `@scope/name`), if any.
+fn package_of(input: &str) -> Option<String> {
+    let rest = &input[input.rfind("node_modules/")? + "node_modules/".len()..];
+    let mut parts = rest.split('/');
+    let first = parts.next()?;
+    Some(if first.starts_with('@') {
+        format!("{first}/{}", parts.next()?)
+    } else {
+        first.to_owned()
+    })
+}
+
+/// `dist/THIRD-PARTY-NOTICES.txt`: name, version, licence and licence text of every npm
+/// package the bundles contain (from esbuild's metafile) and of `z3-solver` (whose
+/// `z3-built.*` dist ships as is).
+fn write_notices(meta: &Path, out: &Path) -> Result<(), Failed> {
+    let fail = |e: String| Failed::with_message(format!("dist: notices: {e}"));
+    let text =
+        std::fs::read_to_string(meta).map_err(|e| fail(format!("{}: {e}", meta.display())))?;
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
+    let mut packages: std::collections::BTreeSet<String> = json["inputs"]
+        .as_object()
+        .map(|m| m.keys().filter_map(|k| package_of(k)).collect())
+        .unwrap_or_default();
+    packages.insert("z3-solver".to_owned());
+    let modules = root().join("web").join("node_modules");
+    let mut notices = String::from(
+        "cfplay's playground ships code of these npm packages (bundled into editor.js and \
+         graph.js by esbuild, or copied: z3-built.js/.wasm). Their licences follow.\n",
+    );
+    for name in &packages {
+        let dir = modules.join(name);
+        let manifest: serde_json::Value = std::fs::read_to_string(dir.join("package.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let licence_file = ["LICENSE", "LICENSE.md", "LICENSE.txt", "license", "LICENCE"]
+            .iter()
+            .map(|f| dir.join(f))
+            .find(|p| p.is_file())
+            .and_then(|p| std::fs::read_to_string(p).ok());
+        notices.push_str(&format!(
+            "\n==== {name} {} — {} ====\n\n{}\n",
+            manifest["version"].as_str().unwrap_or("?"),
+            manifest["license"].as_str().unwrap_or("see the package"),
+            licence_file
+                .as_deref()
+                .map(str::trim_end)
+                .unwrap_or("(the package has no licence file; see its package.json)")
+        ));
+    }
+    if packages.contains("@hpcc-js/wasm") {
+        notices.push_str(
+            "\n==== Graphviz (inside @hpcc-js/wasm, compiled to WebAssembly) — EPL-1.0 ====\n\n\
+             Graphviz is distributed under the Eclipse Public License 1.0: \
+             https://graphviz.org/license/ ; its source: https://gitlab.com/graphviz/graphviz\n",
+        );
+    }
+    let path = out.join("THIRD-PARTY-NOTICES.txt");
+    std::fs::write(&path, notices).map_err(|e| fail(format!("{}: {e}", path.display())))
 }
 
 /// Copy `from` (a file or a folder, recursively) to `to`.
