@@ -75,7 +75,8 @@ class GraphView {
       b.type = 'button';
       b.textContent = text;
       b.title = title;
-      b.setAttribute('aria-label', title);
+      // Symbol buttons get a name; word buttons are named by their text (WCAG 2.5.3).
+      if (!/\w/.test(text)) b.setAttribute('aria-label', title);
       b.dataset.testid = testid;
       b.addEventListener('click', onclick);
       bar.append(b);
