@@ -778,6 +778,61 @@ check('phone-layout', async (ctx) => {
   return `390x844: no sideways scroll; ${r.verdict} in view at y=${Math.round(box.y)}`;
 });
 
+// The README's pictures (docs/*.png), as a user sees the page (viewport, not full page):
+// `cargo xtask test-browser -- --only docs-screenshots`, then copy
+// target/browser-screenshots/docs-*.png to docs/. Each asserts what it is meant to show.
+check('docs-screenshots', async (ctx) => {
+  const shot = (page, name) => page.screenshot({ path: join(L.env.shots, `docs-${name}.png`) });
+  const scrollTo = (page, sel) => page.evaluate((s) => {
+    const el = document.querySelector(s);
+    window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 70);
+  }, sel);
+  const page = await warmApp(ctx);
+  const bug = L.galleryExamples().find((e) => /lock-bug/.test(e.id));
+  await L.selectExample(page, bug);
+  await page.locator(L.tid('speed')).selectOption('0');
+  assert.equal((await L.runToVerdict(page, { timeout: 120000 })).verdict, 'violation');
+  await page.locator(`${L.tid('program-editor')} [data-testid="mark-call"]`).first().waitFor({ timeout: 5000 });
+  await page.waitForTimeout(700);
+  await shot(page, 'violation');
+  await scrollTo(page, '[data-testid="cex-word"]');
+  await page.waitForTimeout(300);
+  await shot(page, 'trace');
+  // Stepping the running example's buggy variant: the refinement's clones in the PCFA view.
+  const fig = L.galleryExamples().find((e) => /paper-fig2-bug/.test(e.id));
+  await L.selectExample(page, fig);
+  await page.locator(L.tid('speed')).selectOption('500');
+  await L.runToVerdict(page, { timeout: 120000 });
+  await page.locator('[data-testid="timeline-item"][data-iteration="2"]').click();
+  await page.locator('.pcfa .tabs button', { hasText: 'Main.acquire' }).first().click();
+  await page.locator('[data-testid="pcfa-cloned"]').first().waitFor({ timeout: 10000 });
+  await scrollTo(page, '.pcfa');
+  await page.waitForTimeout(1500);
+  await shot(page, 'pcfa');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(500);
+  await shot(page, 'dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  // A syntax error: squiggle, gutter marker, the message under the editor.
+  await L.setEditor(page, 'program-editor', 'class Main {\n    public static void main(String[] args) {\n        ReentrantLock l = new ReentrantLock();\n        l.lock()\n        l.unlock();\n    }\n}\n');
+  await page.locator(L.tid('diagnostic')).first().waitFor({ timeout: 5000 });
+  await page.waitForTimeout(300);
+  await shot(page, 'syntax-error');
+  // The phone layout after Run.
+  const phone = await L.newPage(ctx);
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.goto(url, { waitUntil: 'domcontentloaded' });
+  // Not the broken draft the previous shot left in local storage.
+  await phone.evaluate(() => localStorage.clear());
+  await phone.reload({ waitUntil: 'domcontentloaded' });
+  await phone.locator(L.tid('program-editor')).first().waitFor({ state: 'attached', timeout: 30000 });
+  assert.equal((await L.runToVerdict(phone, { timeout: 120000 })).verdict, 'verified');
+  await phone.waitForTimeout(500);
+  await shot(phone, 'phone');
+  return 'docs-{violation,trace,pcfa,dark,syntax-error,phone}.png';
+});
+
 // Issue 14.1: Z3 running out of memory ends the run `unknown` with a plain reason, a new
 // worker starts, and the next run verifies. The test lowers Z3's memory cap (the bridge's
 // setMemoryCap, the same mechanism as the default 1.5 GB cap) to 1 MB for one run — below
