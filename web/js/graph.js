@@ -53,6 +53,26 @@ const idle = (fn) => (globalThis.requestIdleCallback
 let graphvizLoad = null;
 const loadGraphviz = () => (graphvizLoad ??= Graphviz.load());
 
+/** Layouts run in a Web Worker (d3-graphviz's worker mode) on `graphviz-worker.js`, which
+ * `cargo xtask dist` writes next to this bundle (@hpcc-js/wasm's Graphviz, standalone): the
+ * page's main thread only draws. d3-graphviz finds the worker's script by a
+ * `<script type="javascript/worker">` tag, whose URL must be absolute (the worker is a blob).
+ * When the worker cannot start or fails, layouts fall back to this thread. */
+const workerUrl = (() => {
+  try {
+    const base = document.currentScript?.src || document.baseURI;
+    const url = new URL('graphviz-worker.js', base).href;
+    const tag = document.createElement('script');
+    tag.type = 'javascript/worker';
+    tag.src = url;
+    document.head.append(tag);
+    return url;
+  } catch (e) {
+    return null;
+  }
+})();
+let workerBroken = workerUrl === null || typeof Worker === 'undefined';
+
 let viewCount = 0;
 
 /** One host element's graph: its toolbar, drawing, view and render queue. */
@@ -135,7 +155,7 @@ class GraphView {
       return;
     }
     try {
-      await loadGraphviz();
+      if (workerBroken) await loadGraphviz();
     } catch (e) {
       this.busy = false;
       this.showStatus(`The graph cannot be drawn: Graphviz did not load (${e?.message ?? e}).`, true);
@@ -181,7 +201,7 @@ class GraphView {
     this.userView = false;
     this.morphing = false;
     this.gv = select(this.canvas).graphviz({
-      useWorker: false,
+      useWorker: !workerBroken,
       keyMode: 'id',
       fade: true,
       // d3-graphviz grows entering edges only for `class="edge"` exactly; ours carry
@@ -199,7 +219,16 @@ class GraphView {
       .on('layoutStart', () => { this.layoutStart = performance.now(); })
       .on('layoutEnd', () => { this.layoutMs = performance.now() - this.layoutStart; })
       .onerror((e) => {
-        // A fresh d3-graphviz for the next request (this one may be stuck mid-render).
+        // A fresh d3-graphviz for the next request (this one may be stuck mid-render);
+        // a worker that failed is not used again.
+        if (!workerBroken) {
+          workerBroken = true;
+          this.gv = null;
+          this.method = null;
+          this.pending ??= this.last;
+          this.schedule();
+          return;
+        }
         this.gv = null;
         this.method = null;
         this.showStatus(`The graph cannot be drawn: ${e}`, true);

@@ -98,7 +98,28 @@ fn bundle_js(out: &Path) -> Result<(), Failed> {
         .arg(format!("--outdir={}", out.display()))
         .arg(format!("--metafile={}", meta.display()));
     run("esbuild web/js/{editor,graph}.js", esbuild)?;
+    write_graphviz_worker(out)?;
     write_notices(&meta, out)
+}
+
+/// `dist/graphviz-worker.js`: @hpcc-js/wasm's standalone Graphviz (UMD, wasm inlined) for
+/// the layout worker of `graph.js`, registered under the global d3-graphviz's worker reads.
+fn write_graphviz_worker(out: &Path) -> Result<(), Failed> {
+    let umd = root()
+        .join("web")
+        .join("node_modules")
+        .join("@hpcc-js")
+        .join("wasm")
+        .join("dist")
+        .join("graphviz.umd.js");
+    let text = std::fs::read_to_string(&umd)
+        .map_err(|e| Failed::with_message(format!("dist: {}: {e}", umd.display())))?;
+    let worker = format!(
+        "{text}\n;self[\"@hpcc-js/wasm\"] = self[\"@hpcc-js/wasm/graphviz\"];\n"
+    );
+    let path = out.join("graphviz-worker.js");
+    std::fs::write(&path, worker)
+        .map_err(|e| Failed::with_message(format!("dist: {}: {e}", path.display())))
 }
 
 /// The npm package an esbuild input path is in (`node_modules/@scope/name/…` →
