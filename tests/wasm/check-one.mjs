@@ -27,5 +27,6 @@ const spec = fs.readFileSync(specPath, 'utf8');
 const t1 = performance.now();
 const out = await engine.check_json(program, spec, '{"max_iterations":null}');
 const ms = performance.now() - t1;
-console.log(JSON.stringify({ ms, z3_init_ms: initMs, result: JSON.parse(out) }));
-process.exit(0);
+// Exit only once the line is written: writes to a pipe are asynchronous, and exiting
+// earlier truncates a long result.
+process.stdout.write(`${JSON.stringify({ ms, z3_init_ms: initMs, result: JSON.parse(out) })}\n`, () => process.exit(0));
