@@ -114,9 +114,7 @@ fn write_graphviz_worker(out: &Path) -> Result<(), Failed> {
         .join("graphviz.umd.js");
     let text = std::fs::read_to_string(&umd)
         .map_err(|e| Failed::with_message(format!("dist: {}: {e}", umd.display())))?;
-    let worker = format!(
-        "{text}\n;self[\"@hpcc-js/wasm\"] = self[\"@hpcc-js/wasm/graphviz\"];\n"
-    );
+    let worker = format!("{text}\n;self[\"@hpcc-js/wasm\"] = self[\"@hpcc-js/wasm/graphviz\"];\n");
     let path = out.join("graphviz-worker.js");
     std::fs::write(&path, worker)
         .map_err(|e| Failed::with_message(format!("dist: {}: {e}", path.display())))
