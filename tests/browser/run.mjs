@@ -379,19 +379,23 @@ check('loop-strip-follows-the-animation', async (ctx) => {
   const ex = L.galleryExamples().find((e) => /paper-fig2-bug/.test(e.id));
   await L.selectExample(page, ex);
   await page.locator(L.tid('speed')).selectOption('150');
-  const phases = [];
-  const poll = setInterval(async () => {
-    const p = await page.locator(L.tid('loop-strip')).getAttribute('data-phase').catch(() => null);
-    if (p && phases[phases.length - 1] !== p) phases.push(p);
-  }, 30);
+  // Every change of the strip's phase, recorded in the page as it happens.
+  await page.evaluate(() => {
+    const el = document.querySelector('[data-testid="loop-strip"]');
+    window.__phases = [];
+    new MutationObserver(() => {
+      const p = el.getAttribute('data-phase');
+      if (window.__phases[window.__phases.length - 1] !== p) window.__phases.push(p);
+    }).observe(el, { attributes: true, attributeFilter: ['data-phase'] });
+  });
   const r = await L.runToVerdict(page, { timeout: 120000 });
   await page.waitForFunction(() => document.querySelector('[data-testid="loop-strip"]')?.getAttribute('data-phase') === 'verdict',
     null, { timeout: 30000 });
-  clearInterval(poll);
+  const phases = await page.evaluate(() => window.__phases);
   const lit = await page.locator(`${L.tid('loop-strip')} .lit`).allTextContents();
   assert.deepEqual(lit, [r.verdict], `the strip lights ${lit} at the end`);
   for (const p of ['inclusion', 'feasibility', 'refine']) assert.ok(phases.includes(p), `the strip never lit ${p}: ${phases.join(' → ')}`);
-  assert.equal(phases[phases.length - 1], 'verdict');
+  assert.equal(phases[phases.length - 1], 'verdict', `the strip ends on ${phases[phases.length - 1]}: ${phases.join(' → ')}`);
   return phases.join(' → ');
 });
 
