@@ -88,7 +88,7 @@ pub fn call_formulas(
     if *cm != q.callee {
         return Err(EncodeError::BadCall("callee mismatch".to_string()));
     }
-    let pre = Names::identity(&syms.scope(q.caller)?);
+    let pre = enc.identity(q.caller)?;
     let mut ctr = Names::new();
     let mut actuals = Vec::with_capacity(args.len());
     for a in args {

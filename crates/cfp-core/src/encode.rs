@@ -120,6 +120,8 @@ pub struct Symbols {
     fields: Vec<(String, Sort)>,
     locals: Vec<Vec<(String, Sort)>>,
     params: Vec<Vec<VarId>>,
+    /// Per method, its scope ([`Symbols::scope`]), built on first use.
+    scopes: Vec<std::sync::OnceLock<Vec<(String, Sort)>>>,
 }
 
 impl Symbols {
@@ -183,11 +185,17 @@ impl Symbols {
             }
         }
         let params = program.methods.iter().map(|m| m.params.clone()).collect();
+        let scopes = program
+            .methods
+            .iter()
+            .map(|_| std::sync::OnceLock::new())
+            .collect();
         Symbols {
             globals,
             fields,
             locals,
             params,
+            scopes,
         }
     }
 
@@ -250,8 +258,17 @@ impl Symbols {
 
     /// The state symbols in scope in method `m`, in a fixed order: its variables (by id),
     /// globals, field arrays, `%alloc`, the parameters' entry copies, the globals' entry
-    /// copies, the field arrays' and `%alloc`'s entry copies.
-    pub fn scope(&self, m: MethodId) -> Result<Vec<(String, Sort)>, EncodeError> {
+    /// copies, the field arrays' and `%alloc`'s entry copies. Built once per method.
+    pub fn scope(&self, m: MethodId) -> Result<&[(String, Sort)], EncodeError> {
+        let cell = self.scopes.get(m.index()).ok_or(EncodeError::NoMethod(m))?;
+        if let Some(s) = cell.get() {
+            return Ok(s);
+        }
+        let s = self.build_scope(m)?;
+        Ok(cell.get_or_init(|| s))
+    }
+
+    fn build_scope(&self, m: MethodId) -> Result<Vec<(String, Sort)>, EncodeError> {
         let vars = self.vars(m)?;
         let mut out: Vec<(String, Sort)> = vars.to_vec();
         out.extend(self.shared());
@@ -280,10 +297,13 @@ impl Symbols {
 /// Current SSA term of each state symbol, and the version counters that make fresh
 /// versions unique. For Refine's checks, [`Names::identity`] maps every symbol to itself;
 /// after [`edge_formula`] the post map sends written symbols to `<symbol>@<k>`.
+///
+/// The maps are persistent ([`imbl::OrdMap`]): a clone is O(1) and shares structure, so a
+/// trace of `n` steps over a scope of `s` symbols costs O(n log s), not O(n s).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Names {
-    cur: BTreeMap<String, Term>,
-    versions: BTreeMap<String, u32>,
+    cur: imbl::OrdMap<String, Term>,
+    versions: imbl::OrdMap<String, u32>,
 }
 
 impl Names {
@@ -294,7 +314,7 @@ impl Names {
                 .iter()
                 .map(|(n, s)| (n.clone(), Term::var(n.clone(), s.clone())))
                 .collect(),
-            versions: BTreeMap::new(),
+            versions: imbl::OrdMap::new(),
         }
     }
 
@@ -382,14 +402,44 @@ pub fn uses_uninterpreted(t: &Term) -> bool {
 }
 
 /// Encodes statements and expressions of one program.
+///
+/// What depends only on the program (symbols, scopes, the identity map of each scope,
+/// modified sets, field write sites) lives in [`EncoderTables`], shared through an
+/// [`Arc`](std::sync::Arc): the CEGAR loop builds it once per run
+/// ([`Encoder::with_tables`]), not once per iteration.
 #[derive(Clone, Debug)]
 pub struct Encoder<'p> {
     program: &'p Program,
+    tables: std::sync::Arc<EncoderTables>,
+}
+
+/// The program-wide tables of an [`Encoder`] (see there); the lazily built ones are
+/// computed on first use.
+#[derive(Debug)]
+pub struct EncoderTables {
     symbols: Symbols,
-    /// Per method, the shared symbols it may change (computed on first use).
-    modified: std::cell::OnceCell<Vec<BTreeSet<String>>>,
-    /// Per method, where it may write each field array (computed on first use).
-    field_writes: std::cell::OnceCell<Vec<BTreeMap<String, WriteSites>>>,
+    /// Per method, the shared symbols it may change.
+    modified: std::sync::OnceLock<Vec<BTreeSet<String>>>,
+    /// Per method, where it may write each field array.
+    field_writes: std::sync::OnceLock<Vec<BTreeMap<String, WriteSites>>>,
+    /// Per method, every symbol of its scope mapped to itself.
+    identity: Vec<std::sync::OnceLock<Names>>,
+}
+
+impl EncoderTables {
+    /// The tables of `program` (only the symbols are built now).
+    pub fn new(program: &Program) -> EncoderTables {
+        EncoderTables {
+            symbols: Symbols::new(program),
+            modified: std::sync::OnceLock::new(),
+            field_writes: std::sync::OnceLock::new(),
+            identity: program
+                .methods
+                .iter()
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
+        }
+    }
 }
 
 impl<'p> Encoder<'p> {
@@ -397,10 +447,34 @@ impl<'p> Encoder<'p> {
     pub fn new(program: &'p Program) -> Encoder<'p> {
         Encoder {
             program,
-            symbols: Symbols::new(program),
-            modified: std::cell::OnceCell::new(),
-            field_writes: std::cell::OnceCell::new(),
+            tables: std::sync::Arc::new(EncoderTables::new(program)),
         }
+    }
+
+    /// An encoder for `program` with tables built for the same program before (by
+    /// [`Encoder::tables`] or [`EncoderTables::new`]).
+    pub fn with_tables(program: &'p Program, tables: std::sync::Arc<EncoderTables>) -> Encoder<'p> {
+        Encoder { program, tables }
+    }
+
+    /// The shared tables (to build the next encoder of the same program with).
+    pub fn tables(&self) -> std::sync::Arc<EncoderTables> {
+        self.tables.clone()
+    }
+
+    /// Every symbol in scope in `m` mapped to itself ([`Names::identity`] of
+    /// [`Symbols::scope`]); built once per method, cloned in O(1).
+    pub fn identity(&self, m: MethodId) -> Result<Names, EncodeError> {
+        let cell = self
+            .tables
+            .identity
+            .get(m.index())
+            .ok_or(EncodeError::NoMethod(m))?;
+        if let Some(n) = cell.get() {
+            return Ok(n.clone());
+        }
+        let n = Names::identity(self.tables.symbols.scope(m)?);
+        Ok(cell.get_or_init(|| n).clone())
     }
 
     /// The program.
@@ -410,7 +484,7 @@ impl<'p> Encoder<'p> {
 
     /// The program's state symbols.
     pub fn symbols(&self) -> &Symbols {
-        &self.symbols
+        &self.tables.symbols
     }
 
     /// The method `m`.
@@ -470,7 +544,7 @@ impl<'p> Encoder<'p> {
                         let o = self.expr(m, obj, names)?;
                         let h = names.fresh_term(HAVOC, smt_sort(sort));
                         let bound = self.ref_bound(sort, &h, names)?;
-                        let (fname, fsort) = self.symbols.field(*field)?.clone();
+                        let (fname, fsort) = self.tables.symbols.field(*field)?.clone();
                         let arr = names.get(&fname)?.clone();
                         let new = names.fresh(&fname, fsort);
                         Ok(Term::and([bound, Term::eq(new, Term::store(arr, o, h))]))
@@ -485,7 +559,7 @@ impl<'p> Encoder<'p> {
             Stmt::Alloc { var, .. } => {
                 let a = names.get(ALLOC)?.clone();
                 let next = add(a, Term::int(1));
-                let (name, sort) = self.symbols.local(m, *var)?.clone();
+                let (name, sort) = self.tables.symbols.local(m, *var)?.clone();
                 let x = names.fresh(&name, sort);
                 let a2 = names.fresh(ALLOC, Sort::Int);
                 Ok(Term::and([Term::eq(x, next.clone()), Term::eq(a2, next)]))
@@ -515,9 +589,9 @@ impl<'p> Encoder<'p> {
 
     fn place_symbol(&self, m: MethodId, place: &Place) -> Result<(String, Sort), EncodeError> {
         match place {
-            Place::Var(v) => self.symbols.local(m, *v).cloned(),
-            Place::Global(g) => self.symbols.global(*g).cloned(),
-            Place::Field { field, .. } => self.symbols.field(*field).cloned(),
+            Place::Var(v) => self.tables.symbols.local(m, *v).cloned(),
+            Place::Global(g) => self.tables.symbols.global(*g).cloned(),
+            Place::Field { field, .. } => self.tables.symbols.field(*field).cloned(),
         }
     }
 
@@ -532,7 +606,7 @@ impl<'p> Encoder<'p> {
         match place {
             Place::Field { obj, field } => {
                 let o = self.expr(m, obj, names)?;
-                let (fname, fsort) = self.symbols.field(*field)?.clone();
+                let (fname, fsort) = self.tables.symbols.field(*field)?.clone();
                 let arr = names.get(&fname)?.clone();
                 let new = names.fresh(&fname, fsort);
                 Ok(Term::eq(new, Term::store(arr, o, value)))
@@ -548,11 +622,11 @@ impl<'p> Encoder<'p> {
     /// The term of a pure expression of method `m` under `names`.
     pub fn expr(&self, m: MethodId, e: &Expr, names: &Names) -> Result<Term, EncodeError> {
         Ok(match e {
-            Expr::Var(v) => names.get(&self.symbols.local(m, *v)?.0)?.clone(),
-            Expr::Global(g) => names.get(&self.symbols.global(*g)?.0)?.clone(),
+            Expr::Var(v) => names.get(&self.tables.symbols.local(m, *v)?.0)?.clone(),
+            Expr::Global(g) => names.get(&self.tables.symbols.global(*g)?.0)?.clone(),
             Expr::Field { obj, field } => {
                 let o = self.expr(m, obj, names)?;
-                let arr = names.get(&self.symbols.field(*field)?.0)?.clone();
+                let arr = names.get(&self.tables.symbols.field(*field)?.0)?.clone();
                 Term::select(arr, o)
             }
             Expr::Int(i) => Term::int(i128::from(*i)),

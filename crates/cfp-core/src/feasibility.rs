@@ -90,7 +90,7 @@ pub fn values_from_model(enc: &Encoder<'_>, trace: &EncodedTrace, model: &Model)
         let prev = &trace.positions[i - 1];
         let scope = syms.scope(pos.method).unwrap_or_default();
         let mut values = Vec::new();
-        for (n, _) in &scope {
+        for (n, _) in scope {
             if n.ends_with(crate::encode::ENTRY_SUFFIX) {
                 continue;
             }

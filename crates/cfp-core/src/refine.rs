@@ -342,8 +342,7 @@ pub fn edge_formula(
     if matches!(e, Edge::Call { .. }) {
         return Ok(None);
     }
-    let scope = enc.symbols().scope(m)?;
-    let pre = Names::identity(&scope);
+    let pre = enc.identity(m)?;
     let mut post = Names::new();
     let f = enc.edge_formula(m, e, &pre, &mut post)?;
     let to = post.rename(&p.state_formula(edge.to));

@@ -38,7 +38,8 @@ impl<'p> Encoder<'p> {
     /// written (see [`Encoder::modified_by`]). After a call, the cells of a
     /// `Params`-written array at every other object keep their values.
     pub fn field_writes(&self, m: MethodId) -> Option<&BTreeMap<String, WriteSites>> {
-        self.field_writes
+        self.tables
+            .field_writes
             .get_or_init(|| self.compute_field_writes())
             .get(m.index())
     }
@@ -78,7 +79,7 @@ impl<'p> Encoder<'p> {
                             }
                             | Stmt::Havoc(Place::Field { obj, field }) = &st.node
                             {
-                                if let Ok((f, _)) = self.symbols.field(*field) {
+                                if let Ok((f, _)) = self.tables.symbols.field(*field) {
                                     let site = match param_of(cfa, assigned, obj) {
                                         Some(k) => WriteSites::Params(BTreeSet::from([k])),
                                         None => WriteSites::Anywhere,
@@ -92,7 +93,7 @@ impl<'p> Encoder<'p> {
                         result: Some(Place::Field { field, .. }),
                         ..
                     } => {
-                        if let Ok((f, _)) = self.symbols.field(*field) {
+                        if let Ok((f, _)) = self.tables.symbols.field(*field) {
                             note(&mut w, f, WriteSites::Anywhere);
                         }
                     }
@@ -157,32 +158,32 @@ impl<'p> Encoder<'p> {
     /// has the same value after the call as before it — the frame of the call, which a
     /// callee's summary then need not state.
     pub fn modified_by(&self, m: MethodId) -> Option<&BTreeSet<String>> {
-        self.modified
+        self.tables
+            .modified
             .get_or_init(|| self.compute_modified())
             .get(m.index())
     }
 
     pub(super) fn compute_modified(&self) -> Vec<BTreeSet<String>> {
-        let shared = self.symbols.shared();
+        let shared = self.tables.symbols.shared();
         let mut out: Vec<BTreeSet<String>> = Vec::with_capacity(self.program.methods.len());
         let mut calls: Vec<Vec<MethodId>> = Vec::with_capacity(self.program.methods.len());
         for cfa in &self.program.methods {
             let mut written = BTreeSet::new();
             let mut callees = Vec::new();
-            let scope = self.symbols.scope(cfa.id).unwrap_or_default();
-            let pre = Names::identity(&scope);
+            let pre = self.identity(cfa.id).unwrap_or_default();
             for e in cfa.graph.edge_weights() {
                 match e {
                     Edge::Call { callee, result, .. } => {
                         callees.push(*callee);
                         match result {
                             Some(Place::Global(g)) => {
-                                if let Ok((n, _)) = self.symbols.global(*g) {
+                                if let Ok((n, _)) = self.tables.symbols.global(*g) {
                                     written.insert(n.clone());
                                 }
                             }
                             Some(Place::Field { field, .. }) => {
-                                if let Ok((n, _)) = self.symbols.field(*field) {
+                                if let Ok((n, _)) = self.tables.symbols.field(*field) {
                                     written.insert(n.clone());
                                 }
                             }

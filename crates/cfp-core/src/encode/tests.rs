@@ -52,7 +52,7 @@ fn render(p: &Program, m: MethodId) -> String {
     let scope = enc.symbols().scope(m).expect("scope");
     let mut out = String::new();
     for (i, (_, _, e)) in p.methods[m.index()].edges().enumerate() {
-        let pre = Names::identity(&scope);
+        let pre = Names::identity(scope);
         let mut post = Names::new();
         match enc.edge_formula(m, e, &pre, &mut post) {
             Ok(t) => out.push_str(&format!("e{i}: {t}\n")),
@@ -71,7 +71,7 @@ fn scope_names_and_versions() {
         .symbols()
         .scope(m)
         .expect("scope")
-        .into_iter()
+        .iter()
         .map(|(n, s)| format!("{n}:{s}"))
         .collect();
     assert_eq!(
@@ -139,12 +139,12 @@ fn one_sort_per_symbol_program_wide() {
     let mut queries = Vec::new();
     for m in &p.methods {
         let scope = enc.symbols().scope(m.id).expect("scope");
-        for (n, s) in &scope {
+        for (n, s) in scope {
             sorts.entry(n.clone()).or_default().insert(s.clone());
         }
         // Every edge's formula over the identity names, as Refine batches them.
         for (_, _, e) in m.edges() {
-            let pre = Names::identity(&scope);
+            let pre = Names::identity(scope);
             let mut post = Names::new();
             if let Ok(t) = enc.edge_formula(m.id, e, &pre, &mut post) {
                 queries.push(t);

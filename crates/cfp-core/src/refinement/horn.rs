@@ -477,8 +477,8 @@ mod tests {
                             .symbols()
                             .scope(pos.method)
                             .expect("scope")
-                            .into_iter()
-                            .map(|(n, _)| n)
+                            .iter()
+                            .map(|(n, _)| n.clone())
                             .collect();
                         for t in a {
                             assert!(

@@ -49,7 +49,7 @@ fn nameable(trace: &EncodedTrace, symbols: &Symbols, i: usize) -> BTreeMap<Strin
         return out;
     };
     for (n, s) in symbols.scope(pos.method).unwrap_or_default() {
-        if let Ok(t) = pos.names.get(&n) {
+        if let Ok(t) = pos.names.get(n) {
             if let TermKind::Var(c, _) = t.kind() {
                 out.entry(c.clone())
                     .or_insert_with(|| Term::var(n.clone(), s.clone()));

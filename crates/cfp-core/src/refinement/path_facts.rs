@@ -65,7 +65,7 @@ pub fn path_facts(trace: &EncodedTrace, sliced: &Sliced, symbols: &Symbols) -> V
         // SSA constant class → state symbol in scope here.
         let mut here: BTreeMap<String, Term> = BTreeMap::new();
         let scope = symbols.scope(pos.method).unwrap_or_default();
-        for (n, s) in &scope {
+        for (n, s) in scope {
             if let Ok(t) = pos.names.get(n) {
                 if let TermKind::Var(v, _) = t.kind() {
                     let r = find(&mut parent, v);
@@ -99,7 +99,7 @@ pub fn path_facts(trace: &EncodedTrace, sliced: &Sliced, symbols: &Symbols) -> V
         }
         // Equalities between in-scope members of one class are predicates too.
         let mut classes: BTreeMap<String, Vec<Term>> = BTreeMap::new();
-        for (n, s) in &scope {
+        for (n, s) in scope {
             if let Ok(t) = pos.names.get(n) {
                 if let TermKind::Var(v, _) = t.kind() {
                     if parent.contains_key(v) {

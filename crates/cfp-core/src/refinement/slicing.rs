@@ -12,7 +12,7 @@
 
 use crate::encode::Symbols;
 use crate::trace::{step_label, EncodedTrace, INIT_LABEL};
-use cfp_smt::{Sort, Term};
+use cfp_smt::{Sort, Term, TermKind};
 use std::collections::BTreeSet;
 
 /// An unsat core of a trace: which named assertions it holds.
@@ -94,10 +94,15 @@ pub fn slice(symbols: &Symbols, trace: &EncodedTrace, core: &Core) -> Sliced {
         .map(|pos| {
             let scope = symbols.scope(pos.method).unwrap_or_default();
             scope
-                .into_iter()
+                .iter()
                 .filter_map(|(n, s)| {
-                    let t = pos.names.get(&n).ok()?.clone();
-                    is_used(&t).then_some((n, s, t))
+                    let t = pos.names.get(n).ok()?;
+                    // Most names are plain SSA constants: look them up directly.
+                    let used = match t.kind() {
+                        TermKind::Var(c, _) => used.contains(c.as_str()),
+                        _ => is_used(t),
+                    };
+                    used.then(|| (n.clone(), s.clone(), t.clone()))
                 })
                 .collect()
         })
