@@ -34,6 +34,8 @@ pub struct StatsJson {
     pub steps: u32,
     /// Refinements done.
     pub refinements: u32,
+    /// Predicates tried in other methods than the one that learned them and kept.
+    pub travelled: u64,
     /// Predicates over all locations of the final abstraction.
     pub total_predicates: usize,
     /// Average predicates per location that has any (two decimals).
@@ -99,6 +101,7 @@ impl StatsJson {
         StatsJson {
             steps: s.iterations,
             refinements: s.refinements,
+            travelled: s.travelled,
             total_predicates: s.total_predicates,
             predicates_per_block_avg: (s.predicates_per_location_avg * 100.0).round() / 100.0,
             predicates_per_block_max: s.predicates_per_location_max,

@@ -78,6 +78,8 @@ pub struct Refinement {
     pub edges_removed: Vec<EdgeRefOut>,
     /// New predicates.
     pub predicates_added: usize,
+    /// Further spurious counterexamples refined in the same round.
+    pub also_refuted: usize,
 }
 
 /// The predicates that refined one iteration's path away.
@@ -231,11 +233,13 @@ impl RunModel {
                 clones_added,
                 edges_removed,
                 predicates_added,
+                also_refuted,
             } => {
                 self.record(iteration).refined = Some(Shared::new(Refinement {
                     clones_added,
                     edges_removed,
                     predicates_added,
+                    also_refuted: also_refuted.len(),
                 }));
             }
             Event::Finished { verdict } => {

@@ -55,9 +55,14 @@ pub fn timeline(props: &TimelineProps) -> Html {
             None => html! {},
         };
         let refined = r.refined.as_ref().map(|f| {
+            let batch = if f.also_refuted > 0 {
+                format!(" ×{}", f.also_refuted + 1)
+            } else {
+                String::new()
+            };
             html! {
-                <span class="badge" title="states cloned / edges removed / predicates">
-                    { format!("+{} −{} π{}", f.clones_added.len(), f.edges_removed.len(), f.predicates_added) }
+                <span class="badge" title="states cloned / edges removed / predicates / spurious counterexamples refined together">
+                    { format!("+{} −{} π{}{batch}", f.clones_added.len(), f.edges_removed.len(), f.predicates_added) }
                 </span>
             }
         });

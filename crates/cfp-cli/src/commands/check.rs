@@ -98,6 +98,15 @@ pub struct CheckArgs {
     /// is tried (0: no limit; default: 1500000, a few seconds). The same on every machine.
     #[arg(long, value_name = "N")]
     pub horn_rlimit: Option<u64>,
+    /// Spurious counterexamples refined per iteration, at most: after the first, the
+    /// grammar without calls into the methods just refined is asked for more (default: 32;
+    /// 1: one per iteration, as the paper).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch: Option<u32>,
+    /// Do not try a learned predicate in the other methods where its variables are in
+    /// scope (by default it travels: one refinement then serves every similar method).
+    #[arg(long)]
+    pub no_travel: bool,
 }
 
 /// Run `cfp check`: the verdict's exit code, or an error for bad input or environment.
@@ -119,6 +128,12 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
                 })
             })
             .collect::<Result<_, _>>()?;
+    }
+    if let Some(n) = args.batch {
+        opts.counterexamples_per_iteration = n;
+    }
+    if args.no_travel {
+        opts.refinement.travel = false;
     }
     if let Some(r) = args.horn_rlimit {
         opts.refinement.horn_limits.rlimit = (r > 0).then_some(r);
@@ -516,6 +531,7 @@ fn render_text(
             s.predicates_per_block_avg, s.predicates_per_block_max
         );
         let _ = writeln!(out, "  total predicates            {}", s.total_predicates);
+        let _ = writeln!(out, "  travelled predicates        {}", s.travelled);
         let _ = writeln!(
             out,
             "  inclusion checks            {} ({} steps){} (time: ConstructCFG + inclusion)",

@@ -5,6 +5,7 @@
 //! the end. No clocks: time limits come from the host through [`Checker::request_stop`]
 //! or [`Checker::set_stop_hook`].
 
+mod batch;
 mod evidence;
 mod graphs;
 mod predicate_names;
@@ -53,6 +54,10 @@ pub struct Checker<S: Solver> {
     pcfa_views: graphs::PcfaViews,
     /// `p1`, `p2`, … for the predicates met so far.
     predicate_names: predicate_names::PredicateNames,
+    /// The encoder's program-wide tables, built once per run.
+    tables: std::sync::Arc<crate::encode::EncoderTables>,
+    /// Which predicates travelled to other methods (built on first use).
+    travel: Option<crate::refinement::travel::Travel>,
 }
 
 impl<S: Solver> Checker<S> {
@@ -70,6 +75,7 @@ impl<S: Solver> Checker<S> {
             },
         );
         let pcfas = Pcfas::initial(&program);
+        let tables = std::sync::Arc::new(crate::encode::EncoderTables::new(&program));
         Checker {
             program,
             spec,
@@ -92,6 +98,8 @@ impl<S: Solver> Checker<S> {
             ruled_out: Vec::new(),
             pcfa_views: graphs::PcfaViews::default(),
             predicate_names: predicate_names::PredicateNames::default(),
+            tables,
+            travel: None,
         }
     }
 
@@ -221,7 +229,7 @@ impl<S: Solver> Checker<S> {
         // calls it reaches; they are checked in one batch. At the fixpoint every call the
         // grammar reaches is answered, and calls from unreachable sub-grammars are never
         // asked.
-        let enc = Encoder::new(&self.program);
+        let enc = Encoder::with_tables(&self.program, self.tables.clone());
         let mut feasible: BTreeMap<Key, bool> = BTreeMap::new();
         loop {
             let mut queries: BTreeMap<Key, CallQuery> = BTreeMap::new();
@@ -368,7 +376,7 @@ impl<S: Solver> Checker<S> {
             ));
         }
         // Feasibility.
-        let enc = Encoder::new(&self.program);
+        let enc = Encoder::with_tables(&self.program, self.tables.clone());
         let plain = nt.to_trace();
         let (encoded, feas) = check_feasibility(&mut self.session, &enc, &plain)
             .await
@@ -383,38 +391,7 @@ impl<S: Solver> Checker<S> {
             })?;
         let core = match feas {
             Feasibility::Feasible(values) => {
-                let vmap = self.values_map(&values);
-                self.pending.push_back(Event::Feasibility {
-                    iteration: it,
-                    feasible: FeasibilityOutcome::Feasible,
-                    values: vmap.clone(),
-                });
-                let base = alloc_base(&values);
-                let replay_globals = self
-                    .program
-                    .globals
-                    .iter()
-                    .map(|g| {
-                        values
-                            .wildcards
-                            .iter()
-                            .find(|w| w.name == g.name)
-                            .and_then(|w| i64::try_from(interpreter_address(w.address, base)).ok())
-                    })
-                    .collect();
-                let summary = summary::summarize(&word, &trace, &self.spec, self.source.as_deref());
-                return Err(Stop::Verdict(Box::new(Verdict::Violation {
-                    iterations: it,
-                    counterexample: Violation {
-                        summary,
-                        word,
-                        derivation,
-                        trace,
-                        values: vmap,
-                        replay_edges: replay,
-                        replay_globals,
-                    },
-                })));
+                return Err(self.violation(it, word, derivation, trace, &values, replay));
             }
             Feasibility::Unknown(r) => {
                 self.pending.push_back(Event::Feasibility {
@@ -440,7 +417,8 @@ impl<S: Solver> Checker<S> {
             path: self.path_summary(&nt),
         });
         // Refinement: the portfolio, until the path is provably gone.
-        let refined = refine_path(
+        let snapshot = (self.opts.counterexamples_per_iteration > 1).then(|| self.pcfas.clone());
+        let mut refined = refine_path(
             &mut self.session,
             &enc,
             &mut self.pcfas,
@@ -452,6 +430,55 @@ impl<S: Solver> Checker<S> {
         )
         .await
         .map_err(|e| Stop::solver(e, &frontier))?;
+        // More counterexamples of the same grammar, refined in the same round.
+        let mut batch = batch::BatchOutcome::default();
+        if refined.kept.is_some() {
+            if let Some(snapshot) = &snapshot {
+                let first = batch::touched_methods(&refined);
+                batch = self.batch(&pg, snapshot, first).await?;
+            }
+        }
+        let mut also_refuted = Vec::new();
+        for (ruled, r) in std::mem::take(&mut batch.refuted) {
+            for (k, atoms) in r.psi {
+                let entry = refined.psi.entry(k).or_default();
+                for a in atoms {
+                    if !entry.contains(&a) {
+                        entry.push(a);
+                    }
+                }
+            }
+            let o = r.outcome;
+            refined.outcome.clones_added.extend(o.clones_added);
+            refined.outcome.states_removed.extend(o.states_removed);
+            refined.outcome.edges_removed.extend(o.edges_removed);
+            refined.outcome.predicates_added += o.predicates_added;
+            also_refuted.push(ruled);
+        }
+        // The learned predicates travel to the methods that use the same symbols.
+        if self.opts.refinement.travel && refined.kept.is_some() {
+            let enc = Encoder::with_tables(&self.program, self.tables.clone());
+            let travel = self
+                .travel
+                .get_or_insert_with(|| crate::refinement::travel::Travel::new(&enc));
+            let proposed = travel.propose(&enc, &refined.psi);
+            if !proposed.is_empty() {
+                let o = crate::refine::refine(
+                    &mut self.session,
+                    &enc,
+                    &mut self.pcfas,
+                    &proposed,
+                    crate::refine::MAX_NEW_PREDICATES,
+                )
+                .await
+                .map_err(|e| Stop::solver(e, &frontier))?;
+                self.stats.travelled += o.predicates_added as u64;
+                refined.outcome.clones_added.extend(o.clones_added);
+                refined.outcome.states_removed.extend(o.states_removed);
+                refined.outcome.edges_removed.extend(o.edges_removed);
+                refined.outcome.predicates_added += o.predicates_added;
+            }
+        }
         let mut introduced = Vec::new();
         let per_location = refined
             .psi
@@ -517,10 +544,64 @@ impl<S: Solver> Checker<S> {
                 })
                 .collect(),
             predicates_added: out.predicates_added,
+            also_refuted,
         });
         self.pcfa_views
             .refined(&out.clones_added, &out.edges_removed);
+        if let Some(v) = batch.violation {
+            self.pending.push_back(Event::Counterexample {
+                iteration: it,
+                word: v.word.clone(),
+                derivation: v.derivation.clone(),
+                trace: v.trace.clone(),
+            });
+            return Err(self.violation(it, v.word, v.derivation, v.trace, &v.values, v.replay));
+        }
         Ok(())
+    }
+
+    /// The violation verdict of a feasible counterexample (with its `feasibility` event).
+    fn violation(
+        &mut self,
+        it: u32,
+        word: Vec<String>,
+        derivation: DerivationNode,
+        trace: Vec<TraceLine>,
+        values: &Values,
+        replay: Vec<ReplayEdge>,
+    ) -> Stop {
+        let vmap = self.values_map(values);
+        self.pending.push_back(Event::Feasibility {
+            iteration: it,
+            feasible: FeasibilityOutcome::Feasible,
+            values: vmap.clone(),
+        });
+        let base = alloc_base(values);
+        let replay_globals = self
+            .program
+            .globals
+            .iter()
+            .map(|g| {
+                values
+                    .wildcards
+                    .iter()
+                    .find(|w| w.name == g.name)
+                    .and_then(|w| i64::try_from(interpreter_address(w.address, base)).ok())
+            })
+            .collect();
+        let summary = summary::summarize(&word, &trace, &self.spec, self.source.as_deref());
+        Stop::Verdict(Box::new(Verdict::Violation {
+            iterations: it,
+            counterexample: Violation {
+                summary,
+                word,
+                derivation,
+                trace,
+                values: vmap,
+                replay_edges: replay,
+                replay_globals,
+            },
+        }))
     }
 
     /// The inclusion check of this iteration: its counterexample, or the end of the run.

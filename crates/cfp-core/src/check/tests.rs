@@ -109,10 +109,16 @@ fn log(events: &[Event]) -> String {
                 clones_added,
                 edges_removed,
                 predicates_added,
+                also_refuted,
             } => format!(
-                "{iteration} refined: {} clones, {} edges removed, {predicates_added} predicates",
+                "{iteration} refined: {} clones, {} edges removed, {predicates_added} predicates{}",
                 clones_added.len(),
-                edges_removed.len()
+                edges_removed.len(),
+                if also_refuted.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} more spurious paths", also_refuted.len())
+                }
             ),
             Event::Finished { verdict } => format!("finished: {}", verdict.name()),
         };

@@ -23,7 +23,13 @@ pub struct CheckOptions {
     pub smt_timeout_ms: Option<u64>,
     /// The refinement portfolio and its limits.
     pub refinement: crate::refinement::RefinementOptions,
+    /// Spurious counterexamples refined per iteration, at most (see
+    /// [`crate::check`]'s batches): 1 refines one per ConstructCFG, as the paper.
+    pub counterexamples_per_iteration: u32,
 }
+
+/// The default of [`CheckOptions::counterexamples_per_iteration`].
+pub const DEFAULT_COUNTEREXAMPLES_PER_ITERATION: u32 = 32;
 
 impl Default for CheckOptions {
     fn default() -> Self {
@@ -32,6 +38,7 @@ impl Default for CheckOptions {
             inclusion: cfp_grammar::InclusionOptions::default(),
             smt_timeout_ms: None,
             refinement: crate::refinement::RefinementOptions::default(),
+            counterexamples_per_iteration: DEFAULT_COUNTEREXAMPLES_PER_ITERATION,
         }
     }
 }
@@ -227,6 +234,10 @@ pub enum Event {
         /// New predicates added (over all locations).
         #[serde(default)]
         predicates_added: usize,
+        /// The further spurious counterexamples of this iteration's batch, refined in
+        /// the same round (the first is the `counterexample` event's).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        also_refuted: Vec<RuledOut>,
     },
     /// The run ended.
     Finished {
@@ -591,6 +602,9 @@ pub struct CheckStats {
     pub predicates_per_location_max: usize,
     /// Spurious counterexamples refined away.
     pub refinements: u32,
+    /// Predicates added to other methods than the one that learned them (travelled).
+    #[serde(default)]
+    pub travelled: u64,
     /// Per refinement strategy: paths tried and refuted, queries, time, predicates.
     pub strategies: Vec<crate::refinement::StrategyStats>,
 }

@@ -34,6 +34,7 @@ pub mod path_facts;
 pub mod progress;
 pub mod repair;
 pub mod slicing;
+pub mod travel;
 
 use crate::encode::Encoder;
 use crate::nested_path::NestedTrace;
@@ -63,10 +64,9 @@ async fn remove_dead_edges<S: Solver>(
     let mut keys = Vec::new();
     let mut queries = Vec::new();
     for (m, e) in edges {
-        let (Ok(edge), Ok(scope)) = (enc.edge(m, e), enc.symbols().scope(m)) else {
+        let (Ok(edge), Ok(pre)) = (enc.edge(m, e), enc.identity(m)) else {
             continue;
         };
-        let pre = crate::encode::Names::identity(&scope);
         let mut post = crate::encode::Names::new();
         if let Ok(f) = enc.edge_formula(m, edge, &pre, &mut post) {
             keys.push((m, e));
@@ -148,6 +148,9 @@ pub struct RefinementOptions {
     pub strategies: Vec<Strategy>,
     /// Limits of the Horn strategy's query.
     pub horn_limits: QueryLimits,
+    /// Propose every learned predicate to the other methods that use its symbols
+    /// ([`travel`]).
+    pub travel: bool,
 }
 
 impl Default for RefinementOptions {
@@ -163,6 +166,7 @@ impl Default for RefinementOptions {
                 rlimit: Some(DEFAULT_HORN_RLIMIT),
                 wall_ms: Some(DEFAULT_HORN_WALL_MS),
             },
+            travel: true,
         }
     }
 }

@@ -1,0 +1,199 @@
+//! Predicates that travel (issue 15, item 2).
+//!
+//! A predicate learned in one method is often what a sibling method needs too: every
+//! method of a class that takes `this.lock` and releases it later needs
+//! `this.lock = $1`, every method with a `held` flag needs `held`. Learned one method at a
+//! time, each costs a counterexample, and the iterations grow with the number of methods.
+//!
+//! After a refinement, each predicate of Ψ is proposed, once per *shape*, to every other
+//! method in which the same symbols exist and are used: locals and parameters by name
+//! and sort, a field of the learning method's own class (`C.f`) as the same-named field
+//! of the target's class (`C'.f`), globals as they are. The target tracks it at every
+//! location (method scope). A predicate over globals alone does not travel (it would go
+//! everywhere), nor one over SSA versions.
+//!
+//! Adding predicates only refines the abstraction (Refine keeps every state satisfiable
+//! by some cube and drops only edges that are unsatisfiable), so travelling is sound
+//! whatever it proposes; it costs states, which is why a target must *use* every
+//! non-global symbol of the predicate, and why a shape travels once.
+
+use crate::encode::{unversion, Encoder, ENTRY_SUFFIX};
+use crate::ir::{Edge, Program};
+use crate::refine::Psi;
+use cfp_smt::{Sort, Term};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Which predicates travelled already, and what each method uses.
+#[derive(Clone, Debug, Default)]
+pub struct Travel {
+    /// Shapes proposed already (the predicate with the learning class's fields named
+    /// `<this>.f`).
+    done: BTreeSet<String>,
+    /// Per method, the state symbols its edges read or write (plain names).
+    uses: Vec<BTreeSet<String>>,
+}
+
+/// A field symbol of class `class`: its simple name and sort.
+fn own_field<'a>(
+    enc: &Encoder<'_>,
+    program: &'a Program,
+    class: crate::ir::ClassId,
+    symbol: &str,
+) -> Option<&'a crate::ir::FieldDef> {
+    program
+        .fields
+        .iter()
+        .find(|f| f.class == class && enc.symbols().field(f.id).is_ok_and(|(n, _)| n == symbol))
+}
+
+impl Travel {
+    /// The symbols every method of `enc`'s program uses.
+    pub fn new(enc: &Encoder<'_>) -> Travel {
+        let program = enc.program();
+        let uses = program
+            .methods
+            .iter()
+            .map(|cfa| {
+                let mut used = BTreeSet::new();
+                let Ok(pre) = enc.identity(cfa.id) else {
+                    return used;
+                };
+                let note = |used: &mut BTreeSet<String>, t: &Term| {
+                    for (n, _) in t.free_vars() {
+                        let base = unversion(&n).unwrap_or(&n).to_string();
+                        used.insert(base);
+                    }
+                };
+                for e in cfa.graph.edge_weights() {
+                    match e {
+                        Edge::Call { args, .. } => {
+                            for a in args {
+                                if let Ok(t) = enc.expr(cfa.id, a, &pre) {
+                                    note(&mut used, &t);
+                                }
+                            }
+                        }
+                        other => {
+                            let mut post = crate::encode::Names::new();
+                            if let Ok(t) = enc.edge_formula(cfa.id, other, &pre, &mut post) {
+                                note(&mut used, &t);
+                            }
+                            for (n, t) in post.bindings() {
+                                if pre.get(n).ok() != Some(t) {
+                                    used.insert(n.to_string());
+                                }
+                            }
+                        }
+                    }
+                }
+                used
+            })
+            .collect();
+        Travel {
+            done: BTreeSet::new(),
+            uses,
+        }
+    }
+
+    /// The predicates of `psi` (learned at their methods) proposed to the other methods,
+    /// at method scope; each shape once per run.
+    pub fn propose(&mut self, enc: &Encoder<'_>, psi: &Psi) -> Psi {
+        let program = enc.program();
+        let symbols = enc.symbols();
+        let globals: BTreeSet<&str> = symbols
+            .globals()
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .chain(std::iter::once(crate::encode::ALLOC))
+            .collect();
+        let mut out: Psi = BTreeMap::new();
+        for ((m, _), atoms) in psi {
+            let Some(cfa) = program.method(*m) else {
+                continue;
+            };
+            for atom in atoms {
+                let fv = atom.free_vars();
+                if fv.is_empty()
+                    || fv.iter().any(|(n, _)| unversion(n).is_some())
+                    || fv.iter().all(|(n, _)| globals.contains(n.as_str()))
+                {
+                    continue;
+                }
+                // The shape: the learning class's own fields by simple name.
+                let own: BTreeMap<&str, &crate::ir::FieldDef> = fv
+                    .iter()
+                    .filter_map(|(n, _)| {
+                        let f = own_field(enc, program, cfa.class?, n)?;
+                        Some((n.as_str(), f))
+                    })
+                    .collect();
+                let shape = atom
+                    .substitute(&|n| {
+                        own.get(n)
+                            .map(|f| Term::var(format!("<this>.{}", f.name), Sort::Int))
+                    })
+                    .to_string();
+                if !self.done.insert(shape) {
+                    continue;
+                }
+                for target in &program.methods {
+                    if target.id == *m || target.is_abstract {
+                        continue;
+                    }
+                    let Some(renamed) = self.rename(enc, atom, &fv, &own, target, &globals) else {
+                        continue;
+                    };
+                    for loc in target.graph.node_indices() {
+                        let list = out.entry((target.id, loc)).or_default();
+                        if !list.contains(&renamed) {
+                            list.push(renamed.clone());
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `atom` in the terms of `target`, when every symbol exists there with its sort and
+    /// every non-global one is used there.
+    fn rename(
+        &self,
+        enc: &Encoder<'_>,
+        atom: &Term,
+        fv: &[(String, Sort)],
+        own: &BTreeMap<&str, &crate::ir::FieldDef>,
+        target: &crate::ir::MethodCfa,
+        globals: &BTreeSet<&str>,
+    ) -> Option<Term> {
+        let program = enc.program();
+        let scope = enc.symbols().scope(target.id).ok()?;
+        let used = self.uses.get(target.id.index())?;
+        let mut map: BTreeMap<String, String> = BTreeMap::new();
+        for (n, s) in fv {
+            let to = match own.get(n.as_str()) {
+                Some(f) => {
+                    let class = target.class?;
+                    let g = program
+                        .fields
+                        .iter()
+                        .find(|g| g.class == class && g.name == f.name && g.sort == f.sort)?;
+                    enc.symbols().field(g.id).ok()?.0.clone()
+                }
+                None => n.clone(),
+            };
+            if !scope.iter().any(|(m, t)| *m == to && t == s) {
+                return None;
+            }
+            let plain = to.strip_suffix(ENTRY_SUFFIX).unwrap_or(&to);
+            if !globals.contains(plain) && !used.contains(plain) {
+                return None;
+            }
+            map.insert(n.clone(), to);
+        }
+        Some(atom.substitute(&|n| {
+            let s = fv.iter().find(|(m, _)| m == n).map(|(_, s)| s.clone())?;
+            map.get(n).map(|to| Term::var(to.clone(), s))
+        }))
+    }
+}
