@@ -115,8 +115,8 @@ pub fn call_formulas(
             cn.set(n, a.clone());
         }
     }
-    for (g, _) in syms.globals().iter().cloned().chain(syms.framed()) {
-        cn.set(&entry_copy(&g), pre.get(&g)?.clone());
+    for ((g, _), (ge, _)) in syms.shared().iter().zip(syms.shared_entry()) {
+        cn.set(ge, pre.get(g)?.clone());
     }
     // A shared symbol that neither the callee nor anything it calls writes keeps its value
     // across the call (the frame; a wildcard `$k`, a field the callee only reads);
@@ -127,12 +127,12 @@ pub fn call_formulas(
     let sites = enc.field_writes(q.callee);
     let mut shared_post = Vec::new();
     for (n, s) in syms.shared() {
-        let t = if modified.is_some_and(|m| !m.contains(&n)) {
-            pre.get(&n)?.clone()
+        let t = if modified.is_some_and(|m| !m.contains(n)) {
+            pre.get(n)?.clone()
         } else if let (Some(WriteSites::Params(js)), Sort::Array(_, elem)) =
-            (sites.and_then(|w| w.get(&n)), &s)
+            (sites.and_then(|w| w.get(n)), s)
         {
-            let mut arr = pre.get(&n)?.clone();
+            let mut arr = pre.get(n)?.clone();
             for j in js {
                 let Some(obj) = actuals.get(*j) else {
                     return Err(EncodeError::BadCall("arity mismatch".to_string()));
@@ -142,9 +142,9 @@ pub fn call_formulas(
             }
             arr
         } else {
-            ctr.fresh_term(&n, s)
+            ctr.fresh_term(n, s.clone())
         };
-        cn.set(&n, t.clone());
+        cn.set(n, t.clone());
         shared_post.push((n, t));
     }
     let exit_pred = cn.rename(&callee.state_formula(q.callee_exit));
@@ -159,11 +159,10 @@ pub fn call_formulas(
         en.set(n, a.clone());
         en.set(&entry_copy(n), a.clone());
     }
-    for (n, _) in syms.shared() {
-        en.set(&n, pre.get(&n)?.clone());
-    }
-    for (g, _) in syms.globals().iter().cloned().chain(syms.framed()) {
-        en.set(&entry_copy(&g), pre.get(&g)?.clone());
+    for ((n, _), (ne, _)) in syms.shared().iter().zip(syms.shared_entry()) {
+        let t = pre.get(n)?;
+        en.set(n, t.clone());
+        en.set(ne, t.clone());
     }
     let entry_pred = en.rename(&callee.state_formula(q.callee_entry));
     // The caller after the return.

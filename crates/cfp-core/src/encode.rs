@@ -120,6 +120,10 @@ pub struct Symbols {
     fields: Vec<(String, Sort)>,
     locals: Vec<Vec<(String, Sort)>>,
     params: Vec<Vec<VarId>>,
+    /// Globals, field arrays and `%alloc`, in that order ([`Symbols::shared`]).
+    shared: Vec<(String, Sort)>,
+    /// The entry copy of each symbol of `shared`, in the same order.
+    shared_entry: Vec<(String, Sort)>,
     /// Per method, its scope ([`Symbols::scope`]), built on first use.
     scopes: Vec<std::sync::OnceLock<Vec<(String, Sort)>>>,
 }
@@ -190,11 +194,20 @@ impl Symbols {
             .iter()
             .map(|_| std::sync::OnceLock::new())
             .collect();
+        let mut shared = globals.clone();
+        shared.extend(fields.iter().cloned());
+        shared.push((ALLOC.to_string(), Sort::Int));
+        let shared_entry = shared
+            .iter()
+            .map(|(n, s)| (entry_copy(n), s.clone()))
+            .collect();
         Symbols {
             globals,
             fields,
             locals,
             params,
+            shared,
+            shared_entry,
             scopes,
         }
     }
@@ -249,11 +262,24 @@ impl Symbols {
 
     /// The symbols that carry over a call unchanged in scope: globals, field arrays and
     /// `%alloc` (in that order).
-    pub fn shared(&self) -> Vec<(String, Sort)> {
-        let mut out = self.globals.clone();
-        out.extend(self.fields.iter().cloned());
-        out.push((ALLOC.to_string(), Sort::Int));
-        out
+    pub fn shared(&self) -> &[(String, Sort)] {
+        &self.shared
+    }
+
+    /// The entry copies of [`Symbols::shared`] (`g@entry`, `Class.f@entry`,
+    /// `%alloc@entry`), in the same order.
+    pub fn shared_entry(&self) -> &[(String, Sort)] {
+        &self.shared_entry
+    }
+
+    /// The entry copies of [`Symbols::globals`], in order.
+    pub fn globals_entry(&self) -> &[(String, Sort)] {
+        &self.shared_entry[..self.globals.len()]
+    }
+
+    /// The entry copies of [`Symbols::framed`], in order.
+    pub fn framed_entry(&self) -> &[(String, Sort)] {
+        &self.shared_entry[self.globals.len()..]
     }
 
     /// The state symbols in scope in method `m`, in a fixed order: its variables (by id),
@@ -271,26 +297,19 @@ impl Symbols {
     fn build_scope(&self, m: MethodId) -> Result<Vec<(String, Sort)>, EncodeError> {
         let vars = self.vars(m)?;
         let mut out: Vec<(String, Sort)> = vars.to_vec();
-        out.extend(self.shared());
+        out.extend(self.shared().iter().cloned());
         for p in self.params(m)? {
             let (n, s) = self.local(m, *p)?;
             out.push((entry_copy(n), s.clone()));
         }
-        for (n, s) in &self.globals {
-            out.push((entry_copy(n), s.clone()));
-        }
-        for (n, s) in self.framed() {
-            out.push((entry_copy(&n), s));
-        }
+        out.extend(self.shared_entry().iter().cloned());
         Ok(out)
     }
 
     /// The shared symbols that are not globals: the field arrays and `%alloc` (in that
     /// order). Their entry copies `Class.f@entry`, `%alloc@entry` are in every scope.
-    pub fn framed(&self) -> Vec<(String, Sort)> {
-        let mut out = self.fields.clone();
-        out.push((ALLOC.to_string(), Sort::Int));
-        out
+    pub fn framed(&self) -> &[(String, Sort)] {
+        &self.shared[self.globals.len()..]
     }
 }
 
@@ -361,11 +380,44 @@ impl Names {
     }
 
     /// Take over the larger version counters of `other` (so fresh versions stay unique).
+    ///
+    /// Only the counters in which the two maps differ are visited (the maps share
+    /// structure along a trace), so a merge costs the changes, not the symbols.
     pub fn merge_versions(&mut self, other: &Names) {
-        for (n, k) in &other.versions {
-            let e = self.versions.entry(n.clone()).or_insert(0);
-            *e = (*e).max(*k);
+        let raised: Vec<(String, u32)> = self
+            .versions
+            .diff(&other.versions)
+            .filter_map(|d| match d {
+                imbl::ordmap::DiffItem::Add(n, k) => Some((n.clone(), *k)),
+                imbl::ordmap::DiffItem::Update {
+                    old: (_, mine),
+                    new: (n, theirs),
+                } => (theirs > mine).then(|| (n.clone(), *theirs)),
+                imbl::ordmap::DiffItem::Remove(..) => None,
+            })
+            .collect();
+        for (n, k) in raised {
+            self.versions.insert(n, k);
         }
+    }
+
+    /// Unbind `symbol` (its version counter stays).
+    pub fn remove(&mut self, symbol: &str) {
+        self.cur.remove(symbol);
+    }
+
+    /// The bindings in which `other` differs from `self`, in name order: the symbol and
+    /// its term in `other` (`None`: unbound there). Shared structure is skipped, so this
+    /// costs the differences when `other` was derived from `self` (or the reverse).
+    pub fn changed_bindings<'a>(
+        &'a self,
+        other: &'a Names,
+    ) -> impl Iterator<Item = (&'a str, Option<&'a Term>)> + 'a {
+        self.cur.diff(&other.cur).map(|d| match d {
+            imbl::ordmap::DiffItem::Add(n, t) => (n.as_str(), Some(t)),
+            imbl::ordmap::DiffItem::Update { new: (n, t), .. } => (n.as_str(), Some(t)),
+            imbl::ordmap::DiffItem::Remove(n, _) => (n.as_str(), None),
+        })
     }
 
     /// Replace the state symbols of `t` by their current terms (unbound names stay).

@@ -103,10 +103,10 @@ pub fn entry_frame(enc: &Encoder<'_>, m: MethodId) -> Result<Term, EncodeError> 
             Term::var(entry_copy(n), s.clone()),
         ));
     }
-    for (g, s) in syms.globals().iter().cloned().chain(syms.framed()) {
+    for ((g, s), (ge, _)) in syms.shared().iter().zip(syms.shared_entry()) {
         parts.push(Term::eq(
             Term::var(g.clone(), s.clone()),
-            Term::var(entry_copy(&g), s),
+            Term::var(ge.clone(), s.clone()),
         ));
     }
     Ok(Term::and(parts))

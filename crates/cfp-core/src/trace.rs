@@ -21,6 +21,9 @@ use crate::encode::{entry_copy, EncodeError, Encoder, Names, ALLOC};
 use crate::ir::{Edge, MethodId, Place};
 use cfp_smt::{Op, Sort, Term};
 use petgraph::graph::EdgeIndex;
+use std::collections::BTreeSet;
+
+pub mod naming;
 
 /// One step of a nested trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -170,13 +173,9 @@ fn bind_frame(
         let t = names.get(n)?.clone();
         names.set(&entry_copy(n), t);
     }
-    for (g, _) in syms.globals() {
+    for ((g, _), (ge, _)) in syms.shared().iter().zip(syms.shared_entry()) {
         let t = names.get(g)?.clone();
-        names.set(&entry_copy(g), t);
-    }
-    for (f, _) in syms.framed() {
-        let t = names.get(&f)?.clone();
-        names.set(&entry_copy(&f), t);
+        names.set(ge, t);
     }
     Ok(())
 }
@@ -186,8 +185,9 @@ pub fn encode_trace(enc: &Encoder<'_>, trace: &Trace) -> Result<EncodedTrace, Tr
     let syms = enc.symbols();
     let mut names = Names::new();
     for (n, s) in syms.shared() {
-        names.fresh(&n, s);
+        names.fresh(n, s.clone());
     }
+    let shared: BTreeSet<&str> = syms.shared().iter().map(|(n, _)| n.as_str()).collect();
     bind_frame(enc, trace.start, &mut names, &[]).map_err(enc_err(0))?;
     let init = Term::app(
         Op::Ge,
@@ -254,16 +254,14 @@ pub fn encode_trace(enc: &Encoder<'_>, trace: &Trace) -> Result<EncodedTrace, Tr
                     let (n, s) = syms.local(*callee, p).map_err(enc_err(i))?.clone();
                     formals.push(names.fresh_term(&n, s));
                 }
-                // The callee's frame: the caller's locals are not in scope.
-                let shared: Vec<(String, Term)> = syms
-                    .shared()
-                    .into_iter()
-                    .map(|(n, _)| names.get(&n).cloned().map(|t| (n, t)))
-                    .collect::<Result<_, _>>()
-                    .map_err(enc_err(i))?;
-                names.clear_bindings();
-                for (n, t) in shared {
-                    names.set(&n, t);
+                // The callee's frame: the caller's locals are not in scope (the shared
+                // symbols stay bound, sharing the caller's map; entry copies are rebound).
+                for (n, _) in syms.vars(method).map_err(enc_err(i))? {
+                    names.remove(n);
+                }
+                for p in syms.params(method).map_err(enc_err(i))? {
+                    let n = &syms.local(method, *p).map_err(enc_err(i))?.0;
+                    names.remove(&entry_copy(n));
                 }
                 bind_frame(enc, *callee, &mut names, &formals).map_err(enc_err(i))?;
                 let f = Term::and(
@@ -308,8 +306,17 @@ pub fn encode_trace(enc: &Encoder<'_>, trace: &Trace) -> Result<EncodedTrace, Tr
                 }
                 let mut names = caller_pos.names.clone();
                 names.merge_versions(&cur.names);
-                for (n, _) in syms.shared() {
-                    let t = cur.names.get(&n).map_err(enc_err(i))?.clone();
+                let changed: Vec<(String, Term)> = caller_pos
+                    .names
+                    .changed_bindings(&cur.names)
+                    .filter(|(n, _)| shared.contains(n))
+                    .map(|(n, t)| {
+                        t.cloned()
+                            .map(|t| (n.to_string(), t))
+                            .ok_or_else(|| enc_err(i)(EncodeError::Unbound(n.to_string())))
+                    })
+                    .collect::<Result<_, _>>()?;
+                for (n, t) in changed {
                     names.set(&n, t);
                 }
                 let f = match result {

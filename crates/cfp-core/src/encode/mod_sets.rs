@@ -166,6 +166,7 @@ impl<'p> Encoder<'p> {
 
     pub(super) fn compute_modified(&self) -> Vec<BTreeSet<String>> {
         let shared = self.tables.symbols.shared();
+        let shared_names: BTreeSet<&str> = shared.iter().map(|(n, _)| n.as_str()).collect();
         let mut out: Vec<BTreeSet<String>> = Vec::with_capacity(self.program.methods.len());
         let mut calls: Vec<Vec<MethodId>> = Vec::with_capacity(self.program.methods.len());
         for cfa in &self.program.methods {
@@ -194,9 +195,10 @@ impl<'p> Encoder<'p> {
                         let mut post = Names::new();
                         match self.edge_formula(cfa.id, other, &pre, &mut post) {
                             Ok(_) => {
-                                for (n, s) in &shared {
-                                    if post.get(n).ok() != Some(&Term::var(n.clone(), s.clone())) {
-                                        written.insert(n.clone());
+                                // `post` is `pre` (the identity) with the writes.
+                                for (n, _) in pre.changed_bindings(&post) {
+                                    if let Some(n) = shared_names.get(n) {
+                                        written.insert((*n).to_string());
                                     }
                                 }
                             }

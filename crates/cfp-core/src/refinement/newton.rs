@@ -28,8 +28,9 @@
 
 use super::slicing::Sliced;
 use crate::encode::Symbols;
+use crate::trace::naming::Naming;
 use crate::trace::EncodedTrace;
-use cfp_smt::{Sort, Term, TermKind};
+use cfp_smt::{Sort, Term};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Which end of the trace the formulas are computed from.
@@ -39,24 +40,6 @@ pub enum Direction {
     Backward,
     /// Strongest postconditions of the prefix (from the start).
     Forward,
-}
-
-/// The SSA constants position `i` can name, each with the state symbol naming it (the plain
-/// symbol before an entry copy, in scope order).
-fn nameable(trace: &EncodedTrace, symbols: &Symbols, i: usize) -> BTreeMap<String, Term> {
-    let mut out = BTreeMap::new();
-    let Some(pos) = trace.positions.get(i) else {
-        return out;
-    };
-    for (n, s) in symbols.scope(pos.method).unwrap_or_default() {
-        if let Ok(t) = pos.names.get(n) {
-            if let TermKind::Var(c, _) = t.kind() {
-                out.entry(c.clone())
-                    .or_insert_with(|| Term::var(n.clone(), s.clone()));
-            }
-        }
-    }
-    out
 }
 
 /// The formula per position `0..=n` (see the module doc): the projected suffix (whose
@@ -89,7 +72,13 @@ pub fn newton_formulas(
     let mut segment_formula: BTreeMap<Segment, (Term, BTreeSet<(String, Sort)>)> = BTreeMap::new();
     let mut memo: BTreeMap<(Segment, Vec<(String, Term)>), Term> = BTreeMap::new();
     let mut out = Vec::with_capacity(n + 1);
+    // Which state symbol names each constant, moved along the positions.
+    let mut naming = Naming::new(symbols);
     for (i, open_here) in open.iter().enumerate() {
+        let pos = trace.positions.get(i);
+        if let Some(pos) = pos {
+            naming.advance(pos);
+        }
         let before = core.partition_point(|&k| k < i);
         let segment: Segment = (before, open_here.clone());
         let (formula, constants) = segment_formula
@@ -114,18 +103,24 @@ pub fn newton_formulas(
             out.push(Term::tt());
             continue;
         }
-        let names = nameable(trace, symbols, i);
-        // Only the constants this formula mentions matter for the result.
-        let relevant: Vec<(String, Term)> = constants
-            .iter()
-            .filter_map(|(c, _)| names.get(c).map(|t| (c.clone(), t.clone())))
-            .collect();
+        // The SSA constants position `i` can name, each with the state symbol naming it
+        // (the first in scope order); only those this formula mentions matter.
+        let relevant: Vec<(String, Term)> = match pos {
+            Some(_) => constants
+                .iter()
+                .filter_map(|(c, _)| {
+                    let (n, s) = naming.name(c)?;
+                    Some((c.clone(), Term::var(n, s.clone())))
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         let atoms = memo
             .entry((segment, relevant.clone()))
             .or_insert_with(|| {
                 let bound: Vec<(String, Sort)> = constants
                     .iter()
-                    .filter(|(c, _)| !names.contains_key(c))
+                    .filter(|(c, _)| !relevant.iter().any(|(r, _)| r == c))
                     .cloned()
                     .collect();
                 let projected = crate::qe::project_exists(&bound, &formula);

@@ -11,8 +11,9 @@
 //! infeasibility never become predicates.
 
 use crate::encode::Symbols;
+use crate::trace::naming::{Naming, Rank};
 use crate::trace::{step_label, EncodedTrace, INIT_LABEL};
-use cfp_smt::{Sort, Term, TermKind};
+use cfp_smt::{Sort, Term};
 use std::collections::BTreeSet;
 
 /// An unsat core of a trace: which named assertions it holds.
@@ -88,22 +89,28 @@ pub fn slice(symbols: &Symbols, trace: &EncodedTrace, core: &Core) -> Sliced {
     // Every scope has entry copies of parameters, globals, field arrays and `%alloc`
     // (bound by the trace encoding to the values at the frame's entry), so a callee's
     // summary can keep the frame (`f = store(f@entry, o, v)`) with state symbols only.
+    // Most names are plain SSA constants: the symbols bound to a used constant come from
+    // the reverse index, moved along the positions (not by walking every scope).
+    let mut naming = Naming::new(symbols);
     let signatures = trace
         .positions
         .iter()
         .map(|pos| {
-            let scope = symbols.scope(pos.method).unwrap_or_default();
-            scope
-                .iter()
-                .filter_map(|(n, s)| {
-                    let t = pos.names.get(n).ok()?;
-                    // Most names are plain SSA constants: look them up directly.
-                    let used = match t.kind() {
-                        TermKind::Var(c, _) => used.contains(c.as_str()),
-                        _ => is_used(t),
-                    };
-                    used.then(|| (n.clone(), s.clone(), t.clone()))
-                })
+            naming.advance(pos);
+            let mut kept: Vec<(Rank, &str, &Sort, Term)> = Vec::new();
+            for c in &used {
+                for ((r, n, s), t) in naming.bound_to(c) {
+                    kept.push((r, n, s, t.clone()));
+                }
+            }
+            for ((r, n, s), t) in naming.compound() {
+                if is_used(t) {
+                    kept.push((r, n, s, t.clone()));
+                }
+            }
+            kept.sort_by(|a, b| a.0.cmp(&b.0));
+            kept.into_iter()
+                .map(|(_, n, s, t)| (n.to_string(), s.clone(), t))
                 .collect()
         })
         .collect();
