@@ -92,24 +92,44 @@ pub fn build_psi(trace: &NestedTrace, pcfas: &Pcfas, atoms: &[Vec<Term>]) -> Psi
 }
 
 /// At a method's entry location every parameter, global, field array and `%alloc` equals
-/// its entry copy.
-pub fn entry_frame(enc: &Encoder<'_>, m: MethodId) -> Result<Term, EncodeError> {
+/// its entry copy: the equalities of the pairs of which `mentioned` holds for both sides.
+///
+/// Each pair's two symbols occur in no other equality of the frame, so a formula `R`
+/// conjoined with the whole frame is satisfiable iff it is with the pairs both of whose
+/// symbols occur in `R` (a side `R` does not mention can take the other's value): pass
+/// `R`'s free constants and the others are left out. A scope holds every field array of
+/// the program; the formulas stay the size of what they talk about.
+pub fn entry_frame(
+    enc: &Encoder<'_>,
+    m: MethodId,
+    mentioned: &dyn Fn(&str) -> bool,
+) -> Result<Term, EncodeError> {
     let syms = enc.symbols();
     let mut parts = Vec::new();
+    let mut pair = |n: &str, ne: &str, s: &Sort| {
+        if mentioned(n) && mentioned(ne) {
+            parts.push(Term::eq(
+                Term::var(n.to_string(), s.clone()),
+                Term::var(ne.to_string(), s.clone()),
+            ));
+        }
+    };
     for p in syms.params(m)? {
         let (n, s) = syms.local(m, *p)?;
-        parts.push(Term::eq(
-            Term::var(n.clone(), s.clone()),
-            Term::var(entry_copy(n), s.clone()),
-        ));
+        pair(n, &entry_copy(n), s);
     }
     for ((g, s), (ge, _)) in syms.shared().iter().zip(syms.shared_entry()) {
-        parts.push(Term::eq(
-            Term::var(g.clone(), s.clone()),
-            Term::var(ge.clone(), s.clone()),
-        ));
+        pair(g, ge, s);
     }
     Ok(Term::and(parts))
+}
+
+/// The free constants of `terms`, as a membership test for [`entry_frame`].
+fn constants_of<'t>(terms: impl IntoIterator<Item = &'t Term>) -> BTreeSet<String> {
+    terms
+        .into_iter()
+        .flat_map(|t| t.free_vars().into_iter().map(|(n, _)| n))
+        .collect()
 }
 
 fn lit(p: &Term, t: Truth) -> Term {
@@ -197,18 +217,23 @@ pub async fn refine<S: Solver>(
     let mut splits: Vec<Split> = Vec::new();
     for (m, loc, new) in &refined {
         let Some(p) = pcfas.method(*m) else { continue };
-        let frame = if *loc == p.entry_loc {
-            entry_frame(enc, *m).unwrap_or_else(|_| Term::tt())
-        } else {
-            Term::tt()
-        };
+        let preds = p.predicates(*loc);
         for &s in p.states_at(*loc) {
+            let state = p.state_formula(s);
+            let frame = if *loc == p.entry_loc {
+                let mentioned = constants_of(
+                    std::iter::once(&state).chain(new.iter().filter_map(|&i| preds.get(i))),
+                );
+                entry_frame(enc, *m, &|n| mentioned.contains(n)).unwrap_or_else(|_| Term::tt())
+            } else {
+                Term::tt()
+            };
             splits.push(Split {
                 method: *m,
                 state: s,
                 new: new.clone(),
                 cubes: vec![Vec::new()],
-                base: Term::and(vec![p.state_formula(s), frame.clone()]),
+                base: Term::and(vec![state, frame]),
             });
         }
     }
@@ -346,14 +371,13 @@ pub fn edge_formula(
     let mut post = Names::new();
     let f = enc.edge_formula(m, e, &pre, &mut post)?;
     let to = post.rename(&p.state_formula(edge.to));
+    let from = p.state_formula(edge.from);
     let frame = match p.state(edge.from) {
-        Some(st) if st.loc == p.entry_loc => entry_frame(enc, m)?,
+        Some(st) if st.loc == p.entry_loc => {
+            let mentioned = constants_of([&from, &f, &to]);
+            entry_frame(enc, m, &|n| mentioned.contains(n))?
+        }
         _ => Term::tt(),
     };
-    Ok(Some(Term::and(vec![
-        p.state_formula(edge.from),
-        frame,
-        f,
-        to,
-    ])))
+    Ok(Some(Term::and(vec![from, frame, f, to])))
 }

@@ -221,24 +221,36 @@ impl Term {
     }
 
     fn junction(op: Op, args: impl IntoIterator<Item = Term>) -> Term {
+        /// Past this many conjuncts, duplicates are found by hashing, not by scanning.
+        const SCAN: usize = 16;
         let unit = op == Op::And; // `true` is the unit of `and`, `false` of `or`
         let mut out: Vec<Term> = Vec::new();
+        let mut seen: Option<std::collections::HashSet<Term>> = None;
+        let mut push = |out: &mut Vec<Term>, x: Term| match &mut seen {
+            Some(set) => {
+                if set.insert(x.clone()) {
+                    out.push(x);
+                }
+            }
+            None => {
+                if !out.contains(&x) {
+                    out.push(x);
+                    if out.len() > SCAN {
+                        seen = Some(out.iter().cloned().collect());
+                    }
+                }
+            }
+        };
         for a in args {
             match a.kind() {
                 TermKind::Bool(b) if *b == unit => {}
                 TermKind::Bool(_) => return Term::bool(!unit),
                 TermKind::App(o, inner) if *o == op => {
                     for x in inner {
-                        if !out.contains(x) {
-                            out.push(x.clone());
-                        }
+                        push(&mut out, x.clone());
                     }
                 }
-                _ => {
-                    if !out.contains(&a) {
-                        out.push(a);
-                    }
-                }
+                _ => push(&mut out, a),
             }
         }
         match out.len() {
