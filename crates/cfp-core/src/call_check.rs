@@ -89,6 +89,10 @@ pub fn call_formulas(
         return Err(EncodeError::BadCall("callee mismatch".to_string()));
     }
     let pre = enc.identity(q.caller)?;
+    let exit_f = callee.state_formula(q.callee_exit);
+    let entry_f = callee.state_formula(q.callee_entry);
+    let to_f = caller.state_formula(q.edge.to);
+    let slots = shared_read(enc, result, [&exit_f, &entry_f, &to_f]);
     let mut ctr = Names::new();
     let mut actuals = Vec::with_capacity(args.len());
     for a in args {
@@ -115,7 +119,11 @@ pub fn call_formulas(
             cn.set(n, a.clone());
         }
     }
-    for ((g, _), (ge, _)) in syms.shared().iter().zip(syms.shared_entry()) {
+    for &k in &slots {
+        let (Some((g, _)), Some((ge, _))) = (syms.shared().get(k), syms.shared_entry().get(k))
+        else {
+            continue;
+        };
         cn.set(ge, pre.get(g)?.clone());
     }
     // A shared symbol that neither the callee nor anything it calls writes keeps its value
@@ -126,7 +134,10 @@ pub fn call_formulas(
     let modified = enc.modified_by(q.callee);
     let sites = enc.field_writes(q.callee);
     let mut shared_post = Vec::new();
-    for (n, s) in syms.shared() {
+    for &k in &slots {
+        let Some((n, s)) = syms.shared().get(k) else {
+            continue;
+        };
         let t = if modified.is_some_and(|m| !m.contains(n)) {
             pre.get(n)?.clone()
         } else if let (Some(WriteSites::Params(js)), Sort::Array(_, elem)) =
@@ -147,7 +158,7 @@ pub fn call_formulas(
         cn.set(n, t.clone());
         shared_post.push((n, t));
     }
-    let exit_pred = cn.rename(&callee.state_formula(q.callee_exit));
+    let exit_pred = cn.rename(&exit_f);
     // The callee at its entry.
     let mut en = Names::new();
     for (n, s) in syms.vars(q.callee)? {
@@ -159,12 +170,16 @@ pub fn call_formulas(
         en.set(n, a.clone());
         en.set(&entry_copy(n), a.clone());
     }
-    for ((n, _), (ne, _)) in syms.shared().iter().zip(syms.shared_entry()) {
+    for &k in &slots {
+        let (Some((n, _)), Some((ne, _))) = (syms.shared().get(k), syms.shared_entry().get(k))
+        else {
+            continue;
+        };
         let t = pre.get(n)?;
         en.set(n, t.clone());
         en.set(ne, t.clone());
     }
-    let entry_pred = en.rename(&callee.state_formula(q.callee_entry));
+    let entry_pred = en.rename(&entry_f);
     // The caller after the return.
     let mut post = pre.clone();
     post.merge_versions(&ctr);
@@ -186,7 +201,7 @@ pub fn call_formulas(
             None => Term::tt(),
         },
     };
-    let after = post.rename(&caller.state_formula(q.edge.to));
+    let after = post.rename(&to_f);
     let from = caller.state_formula(q.edge.from);
     Ok(CallFormulas {
         entry: Term::and(vec![from.clone(), entry_pred.clone()]),
@@ -207,6 +222,33 @@ pub fn call_formulas(
         ]),
         frame: Term::and(vec![from, alloc_grows, bind_result, after]),
     })
+}
+
+/// The shared symbols (by position in [`crate::encode::Symbols::shared`]) a call's
+/// question reads: those `formulas` mention (the symbol or its entry copy) and `%alloc`;
+/// every one when the result goes to a field or a global (the assignment reads the
+/// caller's state). A scope holds every field array of the program; binding only these
+/// keeps a question the size of its predicates, and leaves its satisfiability as it is
+/// (a shared symbol no formula reads is bound to a term nothing constrains).
+fn shared_read<'t>(
+    enc: &Encoder<'_>,
+    result: &Option<crate::ir::Place>,
+    formulas: impl IntoIterator<Item = &'t Term>,
+) -> BTreeSet<usize> {
+    let syms = enc.symbols();
+    if matches!(
+        result,
+        Some(crate::ir::Place::Field { .. } | crate::ir::Place::Global(_))
+    ) {
+        return (0..syms.shared().len()).collect();
+    }
+    let mut out: BTreeSet<usize> = formulas
+        .into_iter()
+        .flat_map(|f| f.free_vars())
+        .filter_map(|(n, _)| syms.shared_slot(&n).map(|(k, _)| k))
+        .collect();
+    out.extend(syms.shared_slot(ALLOC).map(|(k, _)| k));
+    out
 }
 
 /// The variables a method assigns anywhere (assign, havoc, allocation, call result).

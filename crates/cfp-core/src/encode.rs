@@ -124,6 +124,8 @@ pub struct Symbols {
     shared: Vec<(String, Sort)>,
     /// The entry copy of each symbol of `shared`, in the same order.
     shared_entry: Vec<(String, Sort)>,
+    /// Position in `shared` of each shared symbol and entry copy (`true`: the copy).
+    shared_slots: std::collections::HashMap<String, (usize, bool)>,
     /// Per method, its scope ([`Symbols::scope`]), built on first use.
     scopes: Vec<std::sync::OnceLock<Vec<(String, Sort)>>>,
 }
@@ -197,9 +199,20 @@ impl Symbols {
         let mut shared = globals.clone();
         shared.extend(fields.iter().cloned());
         shared.push((ALLOC.to_string(), Sort::Int));
-        let shared_entry = shared
+        let shared_entry: Vec<(String, Sort)> = shared
             .iter()
             .map(|(n, s)| (entry_copy(n), s.clone()))
+            .collect();
+        let shared_slots = shared
+            .iter()
+            .enumerate()
+            .map(|(k, (n, _))| (n.clone(), (k, false)))
+            .chain(
+                shared_entry
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (n, _))| (n.clone(), (k, true))),
+            )
             .collect();
         Symbols {
             globals,
@@ -208,6 +221,7 @@ impl Symbols {
             params,
             shared,
             shared_entry,
+            shared_slots,
             scopes,
         }
     }
@@ -270,6 +284,12 @@ impl Symbols {
     /// `%alloc@entry`), in the same order.
     pub fn shared_entry(&self) -> &[(String, Sort)] {
         &self.shared_entry
+    }
+
+    /// Where `name` is among the shared symbols: its position in [`Symbols::shared`], and
+    /// whether it is the entry copy (in [`Symbols::shared_entry`]).
+    pub fn shared_slot(&self, name: &str) -> Option<(usize, bool)> {
+        self.shared_slots.get(name).copied()
     }
 
     /// The entry copies of [`Symbols::globals`], in order.

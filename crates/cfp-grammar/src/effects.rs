@@ -143,39 +143,70 @@ fn entry_tops(g: &Grammar, live: &[bool], m: &Machine) -> Vec<Vec<bool>> {
         }
         ch
     };
-    loop {
-        let mut changed = false;
-        for (pi, p) in g.productions.iter().enumerate() {
-            if !live.get(pi).copied().unwrap_or(false) || p.lhs.index() >= n {
-                continue;
+    // A worklist over the live productions: a production is looked at again when the
+    // entry tops of its left-hand side or the exit tops of a nonterminal on its right grow
+    // (a round-robin sweep needs as many rounds as the longest chain of calls).
+    let live_prod = |pi: usize| live.get(pi).copied().unwrap_or(false);
+    let mut by_lhs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (pi, p) in g.productions.iter().enumerate() {
+        if !live_prod(pi) || p.lhs.index() >= n {
+            continue;
+        }
+        by_lhs[p.lhs.index()].push(pi);
+        for s in &p.rhs {
+            if let Sym::N(y) = s {
+                if y.index() < n && users[y.index()].last() != Some(&pi) {
+                    users[y.index()].push(pi);
+                }
             }
-            let mut cur = entry[p.lhs.index()].clone();
-            for s in &p.rhs {
-                match s {
-                    Sym::T(t) => {
-                        let mut next = vec![false; nm + 1];
-                        if let Some(st) = step_t.get(t.index()) {
-                            for a in 0..nm {
-                                if cur[a] {
-                                    for &b in &st[a] {
-                                        next[b] = true;
-                                    }
+        }
+    }
+    let mut queued = vec![false; g.productions.len()];
+    let mut work: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    for list in &by_lhs {
+        for &pi in list {
+            queued[pi] = true;
+            work.push_back(pi);
+        }
+    }
+    while let Some(pi) = work.pop_front() {
+        queued[pi] = false;
+        let p = &g.productions[pi];
+        let mut cur = entry[p.lhs.index()].clone();
+        let mut grown: Vec<usize> = Vec::new();
+        for s in &p.rhs {
+            match s {
+                Sym::T(t) => {
+                    let mut next = vec![false; nm + 1];
+                    if let Some(st) = step_t.get(t.index()) {
+                        for a in 0..nm {
+                            if cur[a] {
+                                for &b in &st[a] {
+                                    next[b] = true;
                                 }
                             }
                         }
-                        cur = next;
                     }
-                    Sym::N(y) if y.index() < n => {
-                        changed |= or_into(&mut entry[y.index()], &cur);
-                        cur = exit[y.index()].clone();
-                    }
-                    Sym::N(_) => cur = vec![false; nm + 1],
+                    cur = next;
                 }
+                Sym::N(y) if y.index() < n => {
+                    if or_into(&mut entry[y.index()], &cur) {
+                        grown.extend(by_lhs[y.index()].iter().copied());
+                    }
+                    cur = exit[y.index()].clone();
+                }
+                Sym::N(_) => cur = vec![false; nm + 1],
             }
-            changed |= or_into(&mut exit[p.lhs.index()], &cur);
         }
-        if !changed {
-            break;
+        if or_into(&mut exit[p.lhs.index()], &cur) {
+            grown.extend(users[p.lhs.index()].iter().copied());
+        }
+        for q in grown {
+            if !queued[q] {
+                queued[q] = true;
+                work.push_back(q);
+            }
         }
     }
     entry
