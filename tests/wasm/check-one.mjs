@@ -1,5 +1,7 @@
 // One program through the wasm engine under Node (`cargo xtask bench-scale`): prints one
-// JSON line `{"ms": …, "z3_init_ms": …, "result": <check_json's object>}`.
+// JSON line `{"ms": …, "z3_init_ms": …, "solver": <cfpZ3.stats()>, "result": <check_json's
+// object>}` (`solver`: calls, script bytes, and the milliseconds in contexts, copies and
+// Z3's eval: the rest of `ms` is the engine).
 //
 // usage: node tests/wasm/check-one.mjs PROGRAM SPEC
 // env:   CFP_ROOT (repo root), CFP_WASM_NODE (wasm-bindgen --target nodejs output dir)
@@ -29,4 +31,4 @@ const out = await engine.check_json(program, spec, '{"max_iterations":null}');
 const ms = performance.now() - t1;
 // Exit only once the line is written: writes to a pipe are asynchronous, and exiting
 // earlier truncates a long result.
-process.stdout.write(`${JSON.stringify({ ms, z3_init_ms: initMs, result: JSON.parse(out) })}\n`, () => process.exit(0));
+process.stdout.write(`${JSON.stringify({ ms, z3_init_ms: initMs, solver: globalThis.cfpZ3.stats(), result: JSON.parse(out) })}\n`, () => process.exit(0));

@@ -143,6 +143,7 @@ async function main() {
   const dir = path.join(root, 'tests', 'check');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.java') && f.includes(filter)).sort();
   let nat = 0, web = 0, identical = 0, count = 0;
+  const before = globalThis.cfpZ3.stats();
   for (const f of files) {
     const file = path.join(dir, f);
     const m = /^\/\/ spec:\s*(\S+)/m.exec(fs.readFileSync(file, 'utf8'));
@@ -154,6 +155,16 @@ async function main() {
   bench(`native corpus total (${count} programs)`, nat / 1000, 's');
   bench(`wasm corpus total (${count} programs)`, web / 1000, 's');
   if (nat > 0) bench('wasm / native time', web / nat, 'x');
+  // Where the wasm time goes: Z3's eval, context making, the rest (the engine).
+  const after = globalThis.cfpZ3.stats();
+  const evalMs = after.evalMs - before.evalMs;
+  const contextMs = after.contextMs - before.contextMs + after.copyMs - before.copyMs;
+  const calls = after.calls - before.calls;
+  console.log(`wasm breakdown: ${calls} solver calls, ${((after.bytes - before.bytes) / 1e6).toFixed(1)} MB of scripts; Z3 eval ${(evalMs / 1000).toFixed(1)} s, contexts and copies ${(contextMs / 1000).toFixed(1)} s, engine ${((web - evalMs - contextMs) / 1000).toFixed(1)} s`);
+  bench('wasm corpus: Z3 eval', evalMs / 1000, 's');
+  bench('wasm corpus: contexts and copies', contextMs / 1000, 's');
+  bench('wasm corpus: engine (the rest)', (web - evalMs - contextMs) / 1000, 's');
+  if (calls > 0) bench('wasm corpus: context per call', contextMs / calls, 'ms');
 
   // 3. Deep trees (cfp_syntax MAX_TREE_DEPTH is 1,500): left-nested chains of 1,490
   //    links. With wasm's default 1 MiB stack the call chain overflows in lowering

@@ -1,6 +1,6 @@
 // cfplay's bridge to Z3's official wasm build (npm `z3-solver`, pinned in web/package.json).
 //
-// Defines `globalThis.cfpZ3 = { init(), eval(script, limitMs?), interrupt() }` for the Rust side
+// Defines `globalThis.cfpZ3 = { init(), eval(script, limitMs?), interrupt(), stats(), … }` for the Rust side
 // (`web/src/solver_js.rs`). Works in a classic Web Worker, after
 // `importScripts('z3-built.js')` (which defines the Emscripten factory `initZ3`), and in
 // Node (`require('z3-solver/build/z3-built')`).
@@ -44,6 +44,10 @@
   const errLines = [];   // the last lines Emscripten printed to stderr
   let exhausted = false; // Z3 went past its cap (the module is not usable after that)
   let capPending = false; // setMemoryCap changed the cap since it was applied
+  // Where the solver time goes (`stats()`): calls, script bytes, and milliseconds spent
+  // making and deleting contexts, copying scripts in, and in Z3's eval (the wait for the
+  // answer, including the hop to Z3's thread).
+  const totals = { calls: 0, bytes: 0, contextMs: 0, copyMs: 0, evalMs: 0 };
 
   function remember(text) {
     errLines.push(String(text));
@@ -122,19 +126,26 @@
     // A fresh context per script: `(reset)` alone does not clear everything in the
     // cmd_context behind Z3_eval_smtlib2_string (named assertions of an earlier script
     // leaked into a later HORN model with z3-solver 5.2.0).
+    let t = performance.now();
     const cfg = mod._Z3_mk_config();
     ctx = mod._Z3_mk_context(cfg);
     mod._Z3_del_config(cfg);
     // Errors become `(error …)` text / rejected promises instead of aborts.
     mod._set_noop_error_handler(ctx);
+    totals.contextMs += performance.now() - t;
+    t = performance.now();
     const bytes = encoder.encode(text);
     const ptr = mod._malloc(bytes.length + 1);
     if (!ptr) throw new Error('out of memory copying an SMT script');
+    totals.calls += 1;
+    totals.bytes += bytes.length;
     try {
       // The heap may have grown (new buffer): take the view now.
       const heap = mod.HEAPU8;
       heap.set(bytes, ptr);
       heap[ptr + bytes.length] = 0;
+      totals.copyMs += performance.now() - t;
+      t = performance.now();
       // A wall-clock safety net: past `limitMs` the call is interrupted and fails with a
       // `cfp:timeout` error (the Rust side's `SolverError::TimedOut`).
       let timedOut = false;
@@ -147,6 +158,7 @@
         failure = e;
       } finally {
         if (timer !== null) clearTimeout(timer);
+        totals.evalMs += performance.now() - t;
       }
       // Z3 past its memory cap fails in more than one way (an abort, a trap, a truncated
       // answer): its allocation counter tells (see `failed`).
@@ -158,7 +170,9 @@
       mod._free(ptr);
       const c = ctx;
       ctx = 0;
+      const d = performance.now();
       mod._Z3_del_context(c);
+      totals.contextMs += performance.now() - d;
     }
   }
 
@@ -221,6 +235,18 @@
     capPending = true;
   }
 
-  root.cfpZ3 = { init, eval: evalScript, interrupt, diagnose, setMemoryCap };
+  // The solver-time totals since the module started (see `totals`), in whole units.
+  function stats() {
+    const r = (x) => Math.round(x * 10) / 10;
+    return {
+      calls: totals.calls,
+      bytes: totals.bytes,
+      contextMs: r(totals.contextMs),
+      copyMs: r(totals.copyMs),
+      evalMs: r(totals.evalMs),
+    };
+  }
+
+  root.cfpZ3 = { init, eval: evalScript, interrupt, diagnose, setMemoryCap, stats };
   if (typeof module !== 'undefined' && module.exports) module.exports = root.cfpZ3;
 })(typeof globalThis !== 'undefined' ? globalThis : self);

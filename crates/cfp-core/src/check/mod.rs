@@ -24,7 +24,7 @@ use crate::pcfa::{PcfaEdgeId, Pcfas, StateId};
 use crate::refinement::refine_path;
 use cfp_grammar::InclusionResult;
 use cfp_smt::{CheckSat, Session, SessionOptions, Solver, Term};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::ops::ControlFlow;
 
 /// A stop hook, polled between iterations and during inclusion checks: `Some(cause)`
@@ -58,6 +58,8 @@ pub struct Checker<S: Solver> {
     tables: std::sync::Arc<crate::encode::EncoderTables>,
     /// Which predicates travelled to other methods (built on first use).
     travel: Option<crate::refinement::travel::Travel>,
+    /// Rule (3)'s answers of earlier rounds and iterations, by what they depend on.
+    call_answers: HashMap<CallKey, bool>,
 }
 
 impl<S: Solver> Checker<S> {
@@ -100,6 +102,7 @@ impl<S: Solver> Checker<S> {
             predicate_names: predicate_names::PredicateNames::default(),
             tables,
             travel: None,
+            call_answers: HashMap::new(),
         }
     }
 
@@ -251,7 +254,16 @@ impl<S: Solver> Checker<S> {
             // questions, deduplicated by the session), then the whole question for the
             // combinations that pass both.
             let mut formulas: Vec<(Key, crate::call_check::CallFormulas)> = Vec::new();
+            let mut content: BTreeMap<Key, CallKey> = BTreeMap::new();
             for (k, q) in &queries {
+                let ck = CallKey::of(&self.pcfas, q);
+                if let Some(b) = ck.as_ref().and_then(|c| self.call_answers.get(c)) {
+                    feasible.insert(*k, *b);
+                    continue;
+                }
+                if let Some(ck) = ck {
+                    content.insert(*k, ck);
+                }
                 match call_formulas(&enc, &self.pcfas, q) {
                     Ok(f) => formulas.push((*k, f)),
                     // An encoding failure answers "feasible" (sound over-approximation).
@@ -276,11 +288,18 @@ impl<S: Solver> Checker<S> {
                     terms.push(f.full);
                 } else {
                     feasible.insert(k, false);
+                    if let Some(ck) = content.remove(&k) {
+                        self.call_answers.insert(ck, false);
+                    }
                 }
             }
             let answers = self.session.check_batch(&terms).await?;
             for (k, r) in keys.into_iter().zip(answers) {
-                feasible.insert(k, !matches!(r, CheckSat::Unsat));
+                let b = !matches!(r, CheckSat::Unsat);
+                feasible.insert(k, b);
+                if let Some(ck) = content.remove(&k) {
+                    self.call_answers.insert(ck, b);
+                }
             }
         }
         Ok(construct_cfg(&self.program, &self.pcfas, &mut |q| {
@@ -764,3 +783,33 @@ fn interpreter_address(address: i128, base: i128) -> i128 {
 
 #[cfg(test)]
 mod tests;
+
+/// What rule (3)'s answer for a call depends on: the caller, the CFA call edge (its
+/// arguments and result), the callee, and the predicates of the four states (the caller's
+/// around the call, the callee's entry and exit). Refinement renumbers and clones states;
+/// a state with the same predicates asks the same question, so the answer is reused.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct CallKey {
+    caller: MethodId,
+    edge: petgraph::graph::EdgeIndex,
+    callee: MethodId,
+    states: [Term; 4],
+}
+
+impl CallKey {
+    fn of(pcfas: &Pcfas, q: &CallQuery) -> Option<CallKey> {
+        let caller = pcfas.method(q.caller)?;
+        let callee = pcfas.method(q.callee)?;
+        Some(CallKey {
+            caller: q.caller,
+            edge: q.edge.cfa_edge,
+            callee: q.callee,
+            states: [
+                caller.state_formula(q.edge.from),
+                caller.state_formula(q.edge.to),
+                callee.state_formula(q.callee_entry),
+                callee.state_formula(q.callee_exit),
+            ],
+        })
+    }
+}

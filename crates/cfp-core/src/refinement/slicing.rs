@@ -108,7 +108,7 @@ pub fn slice(symbols: &Symbols, trace: &EncodedTrace, core: &Core) -> Sliced {
                     kept.push((r, n, s, t.clone()));
                 }
             }
-            kept.sort_by(|a, b| a.0.cmp(&b.0));
+            kept.sort_by_key(|k| k.0);
             kept.into_iter()
                 .map(|(_, n, s, t)| (n.to_string(), s.clone(), t))
                 .collect()

@@ -25,15 +25,18 @@ pub type Rank = (u8, usize);
 /// A scope symbol: its rank, name and sort.
 type Entry<'a> = (Rank, &'a str, &'a Sort);
 
+/// Symbols by rank and name, with their sorts and terms.
+type Bound<'a> = BTreeMap<(Rank, &'a str), (&'a Sort, &'a Term)>;
+
 /// The reverse index of one set of symbols (the shared ones, or one frame's own).
 #[derive(Clone, Debug, Default)]
 struct Index<'a> {
     /// The symbols indexed, with rank and sort.
     symbols: HashMap<&'a str, (Rank, &'a Sort)>,
     /// Per SSA constant, the symbols bound to it (with their sorts and terms).
-    by_constant: BTreeMap<&'a str, BTreeMap<(Rank, &'a str), (&'a Sort, &'a Term)>>,
+    by_constant: BTreeMap<&'a str, Bound<'a>>,
     /// Symbols bound to a term that is not a constant, with their sorts and terms.
-    other: BTreeMap<(Rank, &'a str), (&'a Sort, &'a Term)>,
+    other: Bound<'a>,
 }
 
 impl<'a> Index<'a> {
@@ -213,7 +216,7 @@ impl<'a> Naming<'a> {
             .flatten()
             .map(|((r, n), (s, t))| ((*r, *n, *s), *t))
             .collect();
-        out.sort_by(|a, b| a.0 .0.cmp(&b.0 .0));
+        out.sort_by_key(|e| e.0 .0);
         out
     }
 
@@ -225,7 +228,7 @@ impl<'a> Naming<'a> {
             .flat_map(|ix| ix.other.iter())
             .map(|((r, n), (s, t))| ((*r, *n, *s), *t))
             .collect();
-        out.sort_by(|a, b| a.0 .0.cmp(&b.0 .0));
+        out.sort_by_key(|e| e.0 .0);
         out
     }
 }
