@@ -41,7 +41,7 @@ fn assume(e: Expr, span: Span) -> Edge {
 fn instrument_method(program: &Program, m: &MethodCfa) -> MethodCfa {
     let mut b = CfaBuilder {
         nodes: m.graph.node_count(),
-        edges: Vec::new(),
+        ..CfaBuilder::default()
     };
     for (from, to, edge) in m.edges() {
         let (from, to) = (from.index(), to.index());

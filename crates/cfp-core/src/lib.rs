@@ -34,6 +34,7 @@ pub mod refinement;
 pub mod render;
 pub mod report_json;
 pub mod run;
+pub mod slice;
 pub mod trace;
 
 pub use api::ApiTable;

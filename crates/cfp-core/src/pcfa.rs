@@ -380,6 +380,20 @@ impl Pcfa {
         preds.len() - 1
     }
 
+    /// Stop tracking the predicates of `loc` from index `len` on (those a refinement added
+    /// and then did not apply). No state may have a value for them yet: states' cubes
+    /// are cut to `len` as well.
+    pub fn truncate_predicates(&mut self, loc: NodeIndex, len: usize) {
+        if let Some(preds) = self.predicates.get_mut(loc.index()) {
+            preds.truncate(len);
+        }
+        for st in self.states.iter_mut().flatten() {
+            if st.loc == loc {
+                st.cube.0.truncate(len);
+            }
+        }
+    }
+
     /// Set state `s`'s value of predicate `i` of its location; false when `s` is not live
     /// or the location has no predicate `i`.
     pub fn set_truth(&mut self, s: StateId, i: usize, t: Truth) -> bool {

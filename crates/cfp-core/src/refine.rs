@@ -31,6 +31,14 @@ pub const MAX_NEW_PREDICATES: usize = 6;
 /// The limit for the union of all strategies' candidates (the last attempt).
 pub const MAX_NEW_PREDICATES_UNION: usize = 6;
 
+/// A refinement may add at most this many clones plus as many as the abstraction has live
+/// states (it may double it): past that, CloneStates and UpdateTransitions would build an
+/// abstraction whose next inclusion check cannot end (a loop's growing predicates
+/// travelling to every method split a 40-state program into 12,000 states and 760,000
+/// edges to check in one refinement). The refinement is then not applied
+/// ([`RefineOutcome::too_large`]).
+pub const MAX_CLONES_PER_REFINEMENT: usize = 4096;
+
 /// Ψ: new candidate predicates per `(method, CFA location)`, in first-seen order.
 pub type Psi = BTreeMap<(MethodId, NodeIndex), Vec<Term>>;
 
@@ -45,6 +53,23 @@ pub struct RefineOutcome {
     pub edges_removed: Vec<(MethodId, crate::pcfa::PcfaEdge)>,
     /// Predicates newly tracked.
     pub predicates_added: usize,
+    /// Set when the refinement was not applied because the abstraction would grow past
+    /// [`MAX_CLONES_PER_REFINEMENT`] new states plus its live ones: the live states it
+    /// had and the clones it would have added. Nothing else in the outcome is set then,
+    /// and the PCFAs are as they were.
+    pub too_large: Option<(usize, usize)>,
+}
+
+impl RefineOutcome {
+    /// Why the refinement was not applied, for reports (`None` when it was).
+    pub fn too_large_reason(&self) -> Option<String> {
+        self.too_large.map(|(live, clones)| {
+            format!(
+                "the abstraction would grow from {live} to {} states in one refinement (limit: double plus {MAX_CLONES_PER_REFINEMENT})",
+                live + clones
+            )
+        })
+    }
 }
 
 /// The PCFA state at each position `0..=n` of a nested trace.
@@ -282,6 +307,23 @@ pub async fn refine<S: Solver>(
                 sp.cubes = std::mem::take(&mut next_cubes[k]);
             }
         }
+    }
+    // The growth limit, before anything but the predicate lists has changed.
+    let clones: usize = splits
+        .iter()
+        .map(|sp| sp.cubes.len().saturating_sub(1))
+        .sum();
+    let live = pcfas.state_count();
+    if clones > live + MAX_CLONES_PER_REFINEMENT {
+        for (m, loc, new) in &refined {
+            if let (Some(p), Some(first)) = (pcfas.method_mut(*m), new.iter().min()) {
+                p.truncate_predicates(*loc, *first);
+            }
+        }
+        return Ok(RefineOutcome {
+            too_large: Some((live, clones)),
+            ..RefineOutcome::default()
+        });
     }
     // 3. CloneStates.
     let mut touched: BTreeSet<(MethodId, StateId)> = BTreeSet::new();

@@ -64,6 +64,16 @@ pub struct StatsJson {
     /// Per refinement strategy: paths tried and refuted, SMT queries, predicates kept and
     /// (with timings) milliseconds.
     pub strategies: Vec<StrategyJson>,
+    /// What the slice the verdict comes from kept (absent when not sliced).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice: Option<crate::slice::SliceStats>,
+    /// Iterations on a summarised slice before its violation went to the exact slice.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub summarised_iterations: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// One strategy's counters in the `stats` object.
@@ -125,6 +135,8 @@ impl StatsJson {
                     time_ms: timings.and(st.time_ms).map(|t| (t * 1e3).round() / 1e3),
                 })
                 .collect(),
+            slice: s.slice,
+            summarised_iterations: s.summarised_iterations,
         }
     }
 }

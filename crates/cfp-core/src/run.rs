@@ -3,15 +3,38 @@
 //! iteration at a time ([`Run::step`], the page's step mode) or to the end
 //! ([`Run::finish`]). Whatever happens, a finished run has a verdict: a driver that
 //! stops without one answers `unknown` (internal), never nothing.
+//!
+//! The loop runs on the program's slice ([`crate::slice`], `options.slice`). A summarised
+//! slice has more behaviours than the program, so when it ends with a violation whose path
+//! runs through a summarised call, the run goes on, with the same solver and stop hook, on
+//! the exact slice, whose verdict is the program's; its events follow (its iterations count on from the summarised run's, and
+//! the iteration budget is for both) and its verdict is the run's. A counterexample found
+//! on a slice names the program's methods, CFA edges and globals in its replay
+//! ([`crate::slice::Origin`]).
 
 use crate::check::{CheckOptions, CheckStats, Checker, Event, StopHook, UnknownReason, Verdict};
+use crate::slice::{slice, Origin, SliceMode, SliceStats, Sliced};
 use crate::Program;
 use cfp_smt::Solver;
 
 /// A run of the checker on one prepared input.
 pub struct Run<S: Solver> {
-    checker: Checker<S>,
+    checker: Option<Checker<S>>,
     verdict: Option<Verdict>,
+    /// What the current checker's slice kept.
+    slice: Option<SliceStats>,
+    /// The exact slice, while the checker runs on a summarised one that dropped calls.
+    confirm: Option<Sliced>,
+    /// To start the confirming checker.
+    spec: cfp_grammar::Grammar,
+    source: String,
+    options: CheckOptions,
+    /// Iterations of the summarised slice's run, once it handed over.
+    summarised_iterations: u32,
+    /// The summarised slice's run's counters, once it handed over.
+    earlier: Option<CheckStats>,
+    /// The program, and where the current checker's slice came from (none: unsliced).
+    original: Option<(Program, Origin)>,
 }
 
 impl<S: Solver> Run<S> {
@@ -23,14 +46,64 @@ impl<S: Solver> Run<S> {
         solver: S,
         stop: Option<StopHook>,
     ) -> Self {
-        let mut checker = Checker::new(program, spec, options, solver).with_source(source);
+        let (checked, stats, confirm, original) = match options.slice {
+            None => (program, None, None, None),
+            Some(mode) => {
+                let sliced = slice(&program, mode);
+                let confirm = (!sliced.is_exact()).then(|| slice(&program, SliceMode::Exact));
+                (
+                    sliced.program,
+                    Some(sliced.stats),
+                    confirm,
+                    Some((program, sliced.origin)),
+                )
+            }
+        };
+        let mut run = Run {
+            checker: None,
+            verdict: None,
+            slice: stats,
+            confirm,
+            spec,
+            source,
+            options,
+            summarised_iterations: 0,
+            earlier: None,
+            original,
+        };
+        run.start(checked, solver, stop);
+        run
+    }
+
+    fn start(&mut self, program: Program, solver: S, stop: Option<StopHook>) {
+        let mut checker = Checker::new(program, self.spec.clone(), self.options.clone(), solver)
+            .with_source(self.source.clone())
+            .after_iterations(self.summarised_iterations);
         if let Some(hook) = stop {
             checker.set_stop_hook(hook);
         }
-        Run {
-            checker,
-            verdict: None,
+        self.checker = Some(checker);
+    }
+
+    /// Hand a summarised slice's violation over to the exact slice: true when a new
+    /// checker now runs.
+    fn confirm(&mut self) -> bool {
+        let Some(exact) = self.confirm.take() else {
+            return false;
+        };
+        let Some(old) = self.checker.take() else {
+            return false;
+        };
+        let earlier = old.stats();
+        self.summarised_iterations = earlier.iterations;
+        self.earlier = Some(earlier);
+        let (solver, stop) = old.into_parts();
+        self.slice = Some(exact.stats);
+        if let Some((_, origin)) = self.original.as_mut() {
+            *origin = exact.origin;
         }
+        self.start(exact.program, solver, stop);
+        true
     }
 
     /// The verdict, once the run has finished.
@@ -45,7 +118,50 @@ impl<S: Solver> Run<S> {
 
     /// Counters so far (iterations, predicates, SMT queries, per-strategy figures).
     pub fn stats(&self) -> CheckStats {
-        self.checker.stats()
+        let mut s = self
+            .checker
+            .as_ref()
+            .map(Checker::stats)
+            .unwrap_or_default();
+        if let Some(earlier) = &self.earlier {
+            s.add_earlier(earlier);
+        }
+        s.slice = self.slice;
+        s.summarised_iterations = self.summarised_iterations;
+        s
+    }
+
+    /// True when a violation of the current checker's slice may not be the program's: the
+    /// slice summarised calls away and the path runs through one whose callee may not
+    /// return. A path that
+    /// runs through none is a path of the exact slice too (what the summarised slice
+    /// drops besides the calls only writes what no `assume` reads), with the same word.
+    fn needs_confirming(&self, counterexample: &crate::check::Violation) -> bool {
+        if self.confirm.is_none() {
+            return false;
+        }
+        match (self.original.as_ref(), self.checker.as_ref()) {
+            (Some((program, origin)), Some(_)) => {
+                origin.runs_summarised_call(program, &counterexample.replay_edges)
+            }
+            _ => true,
+        }
+    }
+
+    /// A violation found on the slice, in the program's terms (its replay edges and
+    /// initial globals). Should they not map (never expected), the replay is left empty
+    /// rather than naming the slice's edges as the program's.
+    fn in_program_terms(&self, verdict: &mut Verdict) {
+        let (Some((program, origin)), Some(checker), Verdict::Violation { counterexample, .. }) =
+            (self.original.as_ref(), self.checker.as_ref(), verdict)
+        else {
+            return;
+        };
+        let slice = checker.program();
+        counterexample.replay_edges = origin
+            .replay_edges(slice, program, &counterexample.replay_edges)
+            .unwrap_or_default();
+        counterexample.replay_globals = origin.globals(program, &counterexample.replay_globals);
     }
 
     /// The next event (one phase of the loop), or `None` once finished. The last event of
@@ -54,16 +170,29 @@ impl<S: Solver> Run<S> {
         if self.verdict.is_some() {
             return None;
         }
-        match self.checker.step().await {
-            Some(e) => {
-                if let Event::Finished { verdict } = &e {
+        let mut event = None;
+        while let Some(checker) = self.checker.as_mut() {
+            match checker.step().await {
+                Some(Event::Finished {
+                    verdict: Verdict::Violation { counterexample, .. },
+                }) if self.needs_confirming(&counterexample) && self.confirm() => continue,
+                e => {
+                    event = e;
+                    break;
+                }
+            }
+        }
+        match event {
+            Some(mut e) => {
+                if let Event::Finished { verdict } = &mut e {
+                    self.in_program_terms(verdict);
                     self.verdict = Some(verdict.clone());
                 }
                 Some(e)
             }
             None => {
                 let verdict = Verdict::Unknown {
-                    iterations: self.checker.stats().iterations,
+                    iterations: self.stats().iterations,
                     reason: UnknownReason::Internal {
                         detail: "the checker stopped without a verdict".into(),
                     },

@@ -459,6 +459,14 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                 <thead><tr>{ for cols.iter().map(|(h, _, _)| html! { <th>{ *h }</th> }) }</tr></thead>
                 <tbody><tr>{ for cols.iter().map(|(_, k, v)| html! { <td data-stat={*k}>{ v.clone() }</td> }) }</tr></tbody>
             </table>
+            if let Some(sl) = s.slice.as_ref() {
+                <p class="muted" data-testid="slice-stats">
+                    { format!("Slice (paper §6): {}", sl.summary()) }
+                    if s.summarised_iterations > 0 {
+                        { format!("; the summarised slice's violation (after {} iteration(s)) was confirmed on the exact slice", s.summarised_iterations) }
+                    }
+                </p>
+            }
             if !strategies.is_empty() {
                 <table class="stats" data-testid="strategy-stats">
                     <caption>{ "Refinement strategies" }</caption>

@@ -23,6 +23,10 @@ pub struct CfaArgs {
     /// Show the CFAs before instrumentation (API calls not yet split by wildcard guards).
     #[arg(long)]
     pub no_instrument: bool,
+    /// Show the slice the checker runs on (paper §6; `summarise` when no mode is given)
+    /// and, first, what it kept.
+    #[arg(long, value_name = "MODE", value_enum, num_args = 0..=1, default_missing_value = "summarise")]
+    pub slice: Option<super::check::SliceArg>,
 }
 
 /// Run `cfp cfa`: the CFAs on stdout, or diagnostics on stderr and an error.
@@ -43,11 +47,23 @@ pub fn run(args: &CfaArgs) -> Result<Exit, CliError> {
     } else {
         cfp_core::instrument(&lowered)
     };
-    let out = if args.dot {
+    let (shown, header) = match args.slice.and_then(super::check::SliceArg::mode) {
+        Some(mode) => {
+            let sliced = cfp_core::slice::slice(&shown, mode);
+            let summary = sliced.stats.summary();
+            (sliced.program, Some(summary))
+        }
+        None => (shown, None),
+    };
+    let mut out = if args.dot {
         cfp_core::render_dot(&shown, &program.file.text)
     } else {
         cfp_core::render_text(&shown, &program.file.text)
     };
+    if let Some(h) = header {
+        let comment = if args.dot { "//" } else { "#" };
+        out = format!("{comment} slice: {h}\n{out}");
+    }
     print_stdout(&out)?;
     Ok(Exit::Ok)
 }

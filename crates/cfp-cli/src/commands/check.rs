@@ -107,6 +107,33 @@ pub struct CheckArgs {
     /// scope (by default it travels: one refinement then serves every similar method).
     #[arg(long)]
     pub no_travel: bool,
+    /// How to slice the program before refinement (paper §6): `summarise` (default) also
+    /// drops calls that emit no event and change nothing a guard reads, and confirms a
+    /// violation on the `exact` slice; `exact` only drops statements nothing reads; `off`.
+    #[arg(long, value_name = "MODE", value_enum, default_value = "summarise")]
+    pub slice: SliceArg,
+}
+
+/// Values of `--slice`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SliceArg {
+    /// Drop calls that cannot matter too; violations are confirmed on the exact slice.
+    Summarise,
+    /// Keep every call; drop statements nothing kept reads.
+    Exact,
+    /// Check the whole program.
+    Off,
+}
+
+impl SliceArg {
+    /// The core's option.
+    pub fn mode(self) -> Option<cfp_core::slice::SliceMode> {
+        match self {
+            SliceArg::Summarise => Some(cfp_core::slice::SliceMode::Summarise),
+            SliceArg::Exact => Some(cfp_core::slice::SliceMode::Exact),
+            SliceArg::Off => None,
+        }
+    }
 }
 
 /// Run `cfp check`: the verdict's exit code, or an error for bad input or environment.
@@ -132,6 +159,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
     if let Some(n) = args.batch {
         opts.counterexamples_per_iteration = n;
     }
+    opts.slice = args.slice.mode();
     if args.no_travel {
         opts.refinement.travel = false;
     }
@@ -530,6 +558,16 @@ fn render_text(
             "  predicates per block        avg {:.2}, max {}",
             s.predicates_per_block_avg, s.predicates_per_block_max
         );
+        if let Some(sl) = &s.slice {
+            let _ = writeln!(out, "  slice                       {}", sl.summary());
+            if s.summarised_iterations > 0 {
+                let _ = writeln!(
+                    out,
+                    "  summarised slice            violation in {} iteration(s), confirmed on the exact slice",
+                    s.summarised_iterations
+                );
+            }
+        }
         let _ = writeln!(out, "  total predicates            {}", s.total_predicates);
         let _ = writeln!(out, "  travelled predicates        {}", s.travelled);
         let _ = writeln!(

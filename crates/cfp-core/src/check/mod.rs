@@ -112,9 +112,28 @@ impl<S: Solver> Checker<S> {
         self
     }
 
+    /// The program being checked (a slice, when the host sliced it).
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Number this run's iterations from `done + 1` on, with the iteration budget
+    /// counting the `done` ones: a run that goes on from another's (the exact slice
+    /// after a summarised one, [`crate::Run`]).
+    pub fn after_iterations(mut self, done: u32) -> Self {
+        self.iteration = done;
+        self.stats.iterations = done;
+        self
+    }
+
     /// Ask the run to end (`unknown`, cancelled) at the next phase boundary.
     pub fn request_stop(&mut self) {
         self.stop.get_or_insert(StopCause::Cancelled);
+    }
+
+    /// Take the solver and the stop hook back (a run that goes on with another checker).
+    pub fn into_parts(self) -> (S, Option<StopHook>) {
+        (self.session.into_solver(), self.stop_hook)
     }
 
     /// Install a hook polled between iterations and during inclusion; a cause stops the run.
@@ -491,6 +510,8 @@ impl<S: Solver> Checker<S> {
                 )
                 .await
                 .map_err(|e| Stop::solver(e, &frontier))?;
+                // Travel is a heuristic: a proposal that would grow the abstraction
+                // past the limit is left out (`o` is then empty).
                 self.stats.travelled += o.predicates_added as u64;
                 refined.outcome.clones_added.extend(o.clones_added);
                 refined.outcome.states_removed.extend(o.states_removed);

@@ -26,6 +26,8 @@ pub struct CheckOptions {
     /// Spurious counterexamples refined per iteration, at most (see
     /// [`crate::check`]'s batches): 1 refines one per ConstructCFG, as the paper.
     pub counterexamples_per_iteration: u32,
+    /// How the program is sliced before the loop (paper §6); `None`: not sliced.
+    pub slice: Option<crate::slice::SliceMode>,
 }
 
 /// The default of [`CheckOptions::counterexamples_per_iteration`].
@@ -39,6 +41,7 @@ impl Default for CheckOptions {
             smt_timeout_ms: None,
             refinement: crate::refinement::RefinementOptions::default(),
             counterexamples_per_iteration: DEFAULT_COUNTEREXAMPLES_PER_ITERATION,
+            slice: Some(crate::slice::SliceMode::default()),
         }
     }
 }
@@ -406,6 +409,32 @@ pub enum UnknownReason {
     },
 }
 
+impl CheckStats {
+    /// Add the counters of an earlier run that this one went on from (the summarised
+    /// slice's, [`crate::Run`]): queries, steps, scripts, refinements, strategies. The
+    /// iterations and predicates are this run's own (they count on from the earlier
+    /// run's, and describe the final abstraction).
+    pub fn add_earlier(&mut self, earlier: &CheckStats) {
+        self.inclusion_queries += earlier.inclusion_queries;
+        self.inclusion_steps += earlier.inclusion_steps;
+        self.smt_queries += earlier.smt_queries;
+        self.smt_scripts += earlier.smt_scripts;
+        self.smt_cache_hits += earlier.smt_cache_hits;
+        self.refinements += earlier.refinements;
+        self.travelled += earlier.travelled;
+        for e in &earlier.strategies {
+            match self
+                .strategies
+                .iter_mut()
+                .find(|s| s.strategy == e.strategy)
+            {
+                Some(s) => s.add(e),
+                None => self.strategies.push(e.clone()),
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for UnknownReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -607,4 +636,11 @@ pub struct CheckStats {
     pub travelled: u64,
     /// Per refinement strategy: paths tried and refuted, queries, time, predicates.
     pub strategies: Vec<crate::refinement::StrategyStats>,
+    /// What the slice the loop ran on kept (`None`: not sliced).
+    #[serde(default)]
+    pub slice: Option<crate::slice::SliceStats>,
+    /// Iterations spent on a summarised slice whose violation was then confirmed on the
+    /// exact slice (not counted in `iterations`, which are the confirming run's).
+    #[serde(default)]
+    pub summarised_iterations: u32,
 }

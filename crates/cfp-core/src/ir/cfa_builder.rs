@@ -10,6 +10,9 @@ use super::*;
 pub(crate) struct CfaBuilder {
     pub nodes: usize,
     pub edges: Vec<Option<(usize, usize, Edge)>>,
+    /// For each edge, the added edges (by creation order) it stands for, in execution
+    /// order: itself, then what simplification merged or contracted into it.
+    pub origins: Vec<Vec<usize>>,
 }
 
 impl CfaBuilder {
@@ -19,7 +22,21 @@ impl CfaBuilder {
     }
 
     pub fn edge(&mut self, from: usize, to: usize, e: Edge) {
+        self.origins.push(vec![self.edges.len()]);
         self.edges.push(Some((from, to, e)));
+    }
+
+    /// The origins of edge `j` with those of the contracted edge `i` before or after.
+    fn absorb(&mut self, j: usize, i: usize, before: bool) {
+        let (Some(oi), Some(oj)) = (self.origins.get(i), self.origins.get(j)) else {
+            return;
+        };
+        let merged = if before {
+            oi.iter().chain(oj).copied().collect()
+        } else {
+            oj.iter().chain(oi).copied().collect()
+        };
+        self.origins[j] = merged;
     }
 
     fn live(&self) -> impl Iterator<Item = (usize, &(usize, usize, Edge))> {
@@ -116,6 +133,7 @@ impl CfaBuilder {
                     if let Some((_, b, _)) = &mut self.edges[j] {
                         *b = v;
                     }
+                    self.absorb(j, i, false);
                     inc[v].push(j);
                 }
                 out[u].clear();
@@ -127,6 +145,7 @@ impl CfaBuilder {
                     if let Some((a, _, _)) = &mut self.edges[j] {
                         *a = u;
                     }
+                    self.absorb(j, i, true);
                     out[u].push(j);
                 }
                 inc[v].clear();
@@ -156,6 +175,7 @@ impl CfaBuilder {
                 head.extend(tail);
                 *b = to;
             }
+            self.absorb(i, o, false);
             for x in inc[to].iter_mut() {
                 if *x == o {
                     *x = i;
@@ -168,11 +188,18 @@ impl CfaBuilder {
         changed
     }
 
-    pub fn finish(
+    pub fn finish(self, entry: usize, exit: usize) -> (DiGraph<Node, Edge>, NodeIndex, NodeIndex) {
+        let (graph, entry, exit, _) = self.finish_traced(entry, exit);
+        (graph, entry, exit)
+    }
+
+    /// [`CfaBuilder::finish`], with each final edge's origins (indexed by its graph edge
+    /// index): the added edges it stands for, in execution order.
+    pub fn finish_traced(
         mut self,
         entry: usize,
         exit: usize,
-    ) -> (DiGraph<Node, Edge>, NodeIndex, NodeIndex) {
+    ) -> (DiGraph<Node, Edge>, NodeIndex, NodeIndex, Vec<Vec<usize>>) {
         loop {
             self.prune(entry, exit);
             if !self.simplify_round(entry, exit) {
@@ -229,12 +256,19 @@ impl CfaBuilder {
             }
         }
         edges.sort_by_key(|(a, i, _, _)| (*a, *i));
-        for (a, _, b, e) in edges {
+        let mut origins = Vec::with_capacity(edges.len());
+        for (a, i, b, e) in edges {
             graph.add_edge(idx[a], idx[b], e);
+            origins.push(
+                self.origins
+                    .get_mut(i)
+                    .map(std::mem::take)
+                    .unwrap_or_default(),
+            );
         }
         let entry_ix = idx[0];
         let exit_ix = idx[next - 1];
-        (graph, entry_ix, exit_ix)
+        (graph, entry_ix, exit_ix, origins)
     }
 }
 

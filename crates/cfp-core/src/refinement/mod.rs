@@ -221,6 +221,20 @@ pub struct StrategyStats {
     pub predicates: u64,
 }
 
+impl StrategyStats {
+    /// Add `other`'s counters (the same strategy's, from an earlier run).
+    pub fn add(&mut self, other: &StrategyStats) {
+        self.tried += other.tried;
+        self.refuted += other.refuted;
+        self.queries += other.queries;
+        self.predicates += other.predicates;
+        self.time_ms = match (self.time_ms, other.time_ms) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
 /// The statistics of every strategy, in [`Strategy::ALL`] order.
 pub fn empty_stats() -> Vec<StrategyStats> {
     Strategy::ALL
@@ -406,7 +420,9 @@ pub async fn refine_path<S: Solver>(
                     crate::refine::MAX_NEW_PREDICATES
                 };
                 let outcome = refine(session, enc, &mut trial, &psi, cap).await?;
-                if outcome.predicates_added == 0 {
+                if let Some(reason) = outcome.too_large_reason() {
+                    AttemptResult::Failed { reason }
+                } else if outcome.predicates_added == 0 {
                     AttemptResult::NoNewPredicates
                 } else if progress::still_admitted(session, enc, &trial, nt).await? {
                     if fallback.is_none() || strategy == Strategy::Union {
