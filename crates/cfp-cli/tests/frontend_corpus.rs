@@ -8,11 +8,13 @@
 //!   `// spec:` line follows) must exit 3 and report errors at exactly those positions,
 //!   first one first.
 //!
+//! * slices (`cfp cfa --slice MODE`) of a few `tests/check/` programs, golden too.
+//!
 //! Refresh snapshots with `INSTA_UPDATE=always cargo test -p cfp-cli --test frontend_corpus`
 //! and review the diff.
 
 mod common;
-use common::{cfp, files, header, rel};
+use common::{cfp, files, header, rel, workspace};
 
 #[test]
 fn frontend_corpus_has_enough_programs() {
@@ -54,6 +56,33 @@ fn frontend_programs_parse_and_lower_to_golden_asts_and_cfas() {
             insta::assert_snapshot!(format!("{name}.ast"), ast);
             insta::assert_snapshot!(format!("{name}.cfa"), format!("{cfa}{stderr}"));
         });
+    }
+}
+
+#[test]
+fn slices_are_golden() {
+    for name in [
+        "02-paper-fig2-double-acquire",
+        "15-shared-lock-fields",
+        "45-growing-loop-helper",
+    ] {
+        let path = format!("tests/check/{name}.java");
+        let text = std::fs::read_to_string(workspace().join(&path)).unwrap();
+        let spec = header(&text, "spec:").unwrap_or_else(|| panic!("{name}: no `// spec:` line"));
+        let spec_path = format!("tests/specs/{spec}");
+        for mode in ["exact", "summarise", "summarise-all"] {
+            let (code, out, stderr) = cfp(&["cfa", &path, "--spec", &spec_path, "--slice", mode]);
+            assert_eq!(code, 0, "{name} --slice {mode}: {stderr}");
+            assert!(out.starts_with("# slice: kept "), "{name}: {out}");
+            insta::with_settings!({
+                snapshot_path => "../../../tests/snapshots/frontend",
+                prepend_module_to_snapshot => false,
+                omit_expression => true,
+                description => format!("cfp cfa {name}.java --slice {mode}"),
+            }, {
+                insta::assert_snapshot!(format!("slice-{name}-{mode}"), out);
+            });
+        }
     }
 }
 

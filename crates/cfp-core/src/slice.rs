@@ -9,11 +9,16 @@
 //!   statement reads, and every dropped statement can always run (assignments, havocs,
 //!   allocations), so each path of the slice is feasible exactly when the same path of the
 //!   program is, and emits the same word: **both verdicts carry over**.
-//! * [`SliceMode::Summarise`] also drops calls of methods that emit no API event, whose
-//!   result is not relevant and that write no relevant global or field. The slice then has
-//!   *more* behaviours than the program (a dropped callee may never return), so
-//!   `verified` carries over and a violation must be confirmed on the exact slice
-//!   ([`Sliced::is_exact`] says whether that is needed).
+//! * [`SliceMode::Summarise`] (the default) also drops calls of methods that emit no API
+//!   event, whose result is not relevant, that write no relevant global or field, and
+//!   that always return (an acyclic CFA without `assume`, calling only such methods):
+//!   constructors, setters, logging. Each such call can always run and changes nothing
+//!   kept, so both verdicts still carry over.
+//! * [`SliceMode::SummariseAll`] drops such calls even when the callee may not return (a
+//!   loop, recursion, a guard). The slice then has *more* behaviours than the program,
+//!   so `verified` carries over and a violation whose path runs through such a call must
+//!   be confirmed on the exact slice ([`Sliced::is_exact`] says whether that can happen;
+//!   [`crate::Run`] does it).
 //!
 //! Method, field and global ids are renumbered (kept ones in their original order);
 //! spans, names and the class table stay, so traces and reports read as before.
@@ -37,10 +42,14 @@ use std::collections::BTreeSet;
 pub enum SliceMode {
     /// Keep every call: the slice has exactly the program's feasible words.
     Exact,
-    /// Also drop calls that emit nothing and change nothing relevant (more behaviours:
-    /// violations need confirming).
+    /// Also drop calls that emit nothing, change nothing relevant and always return
+    /// (acyclic, no `assume`: constructors, setters, logging): still exactly the
+    /// program's words.
     #[default]
     Summarise,
+    /// Also drop such calls that may not return (loops, recursion, guards): more
+    /// behaviours, so a violation through one needs confirming on the exact slice.
+    SummariseAll,
 }
 
 /// What a slice kept, against what the program had.
@@ -96,9 +105,14 @@ pub struct Sliced {
 }
 
 impl Sliced {
-    /// True when the slice's violations are the program's (no call was summarised away).
+    /// True when the slice's violations are the program's: no call of a method that may
+    /// not return was summarised away.
     pub fn is_exact(&self) -> bool {
-        self.stats.calls_dropped == 0
+        !self
+            .origin
+            .dropped
+            .iter()
+            .any(|&(m, e)| !self.origin.callee_total(m, e))
     }
 }
 
@@ -242,14 +256,15 @@ fn rebuild(p: &Program, rel: &Relevance) -> Option<Sliced> {
         }
         let (cfa, dropped, edges) = rebuild_method(p, rel, &maps, m)?;
         calls_dropped += dropped.len();
-        origin
-            .dropped
-            .extend(dropped.into_iter().map(|e| (m.id.index(), e)));
+        for (edge, callee) in dropped {
+            origin.dropped.insert((m.id.index(), edge));
+            origin.dropped_callees.insert((m.id.index(), edge), callee);
+        }
         methods.push(cfa);
         origin.methods.push(m.id.index());
         origin.edges.push(edges);
     }
-    origin.total = origin::total_methods(p);
+    origin.total = rel.total.clone();
     origin.globals = (0..p.globals.len())
         .filter(|&g| maps.globals.get(g).is_some())
         .collect();
@@ -314,14 +329,13 @@ fn rebuild(p: &Program, rel: &Relevance) -> Option<Sliced> {
     })
 }
 
-/// The kept part of one method, its calls that were dropped (by edge index), and the
+/// One method's slice: the kept CFA, its dropped calls (edge index, callee) and the
 /// origins of its edges ([`Origin::edges`]).
-fn rebuild_method(
-    p: &Program,
-    rel: &Relevance,
-    maps: &Maps,
-    m: &MethodCfa,
-) -> Option<(MethodCfa, Vec<usize>, Vec<Vec<usize>>)> {
+type MethodSlice = (MethodCfa, Vec<(usize, usize)>, Vec<Vec<usize>>);
+
+/// The kept part of one method, its calls that were dropped (edge index, callee), and the
+/// origins of its edges ([`Origin::edges`]).
+fn rebuild_method(p: &Program, rel: &Relevance, maps: &Maps, m: &MethodCfa) -> Option<MethodSlice> {
     let mi = m.id.index();
     let vmap = maps.vars.get(mi)?;
     let mut dropped = Vec::new();
@@ -372,7 +386,7 @@ fn rebuild_method(
                 span,
             } => {
                 if !rel.call_kept(p, m.id, *callee, result.as_ref()) {
-                    dropped.push(index);
+                    dropped.push((index, callee.index()));
                     Edge::Block(Vec::new())
                 } else {
                     let cm = p.methods.get(callee.index())?;

@@ -108,8 +108,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub no_travel: bool,
     /// How to slice the program before refinement (paper §6): `summarise` (default) also
-    /// drops calls that emit no event and change nothing a guard reads, and confirms a
-    /// violation on the `exact` slice; `exact` only drops statements nothing reads; `off`.
+    /// drops calls that emit no event, change nothing a guard reads and always return;
+    /// `summarise-all` drops them even when they may not return, and confirms a violation
+    /// through one on the `exact` slice; `exact` only drops statements nothing reads; `off`.
     #[arg(long, value_name = "MODE", value_enum, default_value = "summarise")]
     pub slice: SliceArg,
 }
@@ -117,8 +118,11 @@ pub struct CheckArgs {
 /// Values of `--slice`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SliceArg {
-    /// Drop calls that cannot matter too; violations are confirmed on the exact slice.
+    /// Drop calls that cannot matter and always return too.
     Summarise,
+    /// Drop calls that cannot matter, even when they may not return; a violation through
+    /// one is confirmed on the exact slice.
+    SummariseAll,
     /// Keep every call; drop statements nothing kept reads.
     Exact,
     /// Check the whole program.
@@ -130,6 +134,7 @@ impl SliceArg {
     pub fn mode(self) -> Option<cfp_core::slice::SliceMode> {
         match self {
             SliceArg::Summarise => Some(cfp_core::slice::SliceMode::Summarise),
+            SliceArg::SummariseAll => Some(cfp_core::slice::SliceMode::SummariseAll),
             SliceArg::Exact => Some(cfp_core::slice::SliceMode::Exact),
             SliceArg::Off => None,
         }

@@ -21,6 +21,8 @@ pub struct Origin {
     pub(super) edges: Vec<Vec<Vec<usize>>>,
     /// The program's calls the slice summarised away: `(method, edge)`.
     pub(super) dropped: BTreeSet<(usize, usize)>,
+    /// Their callees.
+    pub(super) dropped_callees: std::collections::BTreeMap<(usize, usize), usize>,
     /// For each program method: whether every run of it returns ([`total_methods`]).
     pub(super) total: Vec<bool>,
 }
@@ -85,6 +87,15 @@ impl Origin {
             Edge::Call { callee, .. } => Some(callee.index()),
             _ => None,
         }
+    }
+
+    /// Whether the program's call `(method, edge)` (one the slice dropped) goes to a
+    /// method that always returns.
+    pub(super) fn callee_total(&self, method: usize, edge: usize) -> bool {
+        self.dropped_callees
+            .get(&(method, edge))
+            .and_then(|c| self.total.get(*c).copied())
+            .unwrap_or(false)
     }
 
     /// Replay edges for a run of the total program method `m`: its first path from entry

@@ -5,7 +5,8 @@
 //! `assume` reads it, or a kept statement that writes a relevant place reads it. A method
 //! is kept when the root reaches it through calls that are kept; a call is kept when its
 //! callee can emit an API event, its result is relevant, it may write a relevant global or
-//! field — or always, in [`SliceMode::Exact`]. Everything starts from the wildcard globals
+//! field, or (in [`SliceMode::Summarise`]) it may not return — or always, in
+//! [`SliceMode::Exact`]. Everything starts from the wildcard globals
 //! (the instrumentation's guards read them) and grows to a least fixpoint: sweeps over the
 //! kept methods until nothing changes.
 
@@ -134,6 +135,8 @@ pub(super) struct Relevance {
     pub kept: Vec<bool>,
     /// Transitive effects of every method.
     pub effects: Effects,
+    /// Methods every run of which returns ([`super::origin::total_methods`]).
+    pub total: Vec<bool>,
     mode: SliceMode,
 }
 
@@ -145,6 +148,7 @@ impl Relevance {
             fields: Bits::new(p.fields.len()),
             kept: vec![false; p.methods.len()],
             effects: Effects::of(p),
+            total: super::origin::total_methods(p),
             mode,
         };
         for g in &p.globals {
@@ -199,6 +203,7 @@ impl Relevance {
         let c = callee.index();
         self.mode == SliceMode::Exact
             || (caller == p.root && callee == p.entry)
+            || (self.mode == SliceMode::Summarise && !self.total.get(c).copied().unwrap_or(false))
             || self.effects.emits.get(c).copied().unwrap_or(true)
             || result.is_some_and(|r| self.place(caller, r))
             || self

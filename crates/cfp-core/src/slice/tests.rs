@@ -4,34 +4,9 @@ use crate::{instrument, prepare, render_text, CheckOptions, LowerOptions};
 
 const SPEC: &str = "wildcard $1 : ReentrantLock;\nS -> $1.lock() S $1.unlock() S | ε;\n";
 
-/// A lock-using service with a helper that computes a counter nothing branches on, and a
-/// flag set by an event-free method that a guard reads.
-const PROGRAM: &str = "
-class MathUtil {
-    static int sum(int x, int y) {
-        int s = 0;
-        while (s < y) { s = s + x + 1; }
-        return s;
-    }
-}
-class Service {
-    ReentrantLock lock = new ReentrantLock();
-    int count = 0;
-    boolean held = false;
-    void take() { held = true; }
-    void op(int n) {
-        if (n > 2) { lock.lock(); take(); }
-        count = MathUtil.sum(count, n);
-        if (held) { lock.unlock(); held = false; }
-    }
-}
-class Main {
-    public static void main(String[] args) {
-        Service s = new Service();
-        s.op(Input.readInt());
-    }
-}
-";
+/// A lock-using service with a helper that computes a counter nothing branches on (its
+/// loop may not end), and a flag set by an event-free method that a guard reads.
+const PROGRAM: &str = include_str!("../../../../tests/check/45-growing-loop-helper.java");
 
 fn instrumented(src: &str) -> Program {
     instrument(&lower_ok(src, SPEC))
@@ -42,9 +17,39 @@ fn method<'p>(p: &'p Program, name: &str) -> Option<&'p MethodCfa> {
 }
 
 #[test]
+fn summarise_keeps_a_helper_that_may_not_return_and_drops_one_that_always_does() {
+    // `sum` loops: it stays, with `count`. A logging call that always returns goes.
+    let logged = PROGRAM
+        .replace(
+            "        count = MathUtil.sum(count, n);",
+            "        count = MathUtil.sum(count, n);\n        log(n);",
+        )
+        .replace(
+            "    void take()",
+            "    int last = 0;\n    void log(int v) { last = v; }\n    void take()",
+        );
+    let p = instrumented(&logged);
+    let s = slice(&p, SliceMode::Summarise);
+    assert!(
+        method(&s.program, "MathUtil.sum").is_some(),
+        "{}",
+        s.stats.summary()
+    );
+    assert!(s.program.fields.iter().any(|f| f.name == "count"));
+    assert!(
+        method(&s.program, "Service.log").is_none(),
+        "{}",
+        s.stats.summary()
+    );
+    assert!(!s.program.fields.iter().any(|f| f.name == "last"));
+    assert!(s.stats.calls_dropped >= 1);
+    assert!(s.is_exact(), "only calls that always return were dropped");
+}
+
+#[test]
 fn a_helper_nothing_reads_is_summarised_and_its_field_leaves() {
     let p = instrumented(PROGRAM);
-    let s = slice(&p, SliceMode::Summarise);
+    let s = slice(&p, SliceMode::SummariseAll);
     assert!(
         method(&s.program, "MathUtil.sum").is_none(),
         "{}",
@@ -103,7 +108,7 @@ fn the_exact_slice_keeps_every_call_but_drops_what_nothing_reads() {
 #[test]
 fn ids_are_renumbered_consistently() {
     let p = instrumented(PROGRAM);
-    let s = slice(&p, SliceMode::Summarise);
+    let s = slice(&p, SliceMode::SummariseAll);
     let q = &s.program;
     for (i, m) in q.methods.iter().enumerate() {
         assert_eq!(m.id.index(), i);
@@ -145,7 +150,12 @@ fn slicing_keeps_the_verdicts() {
         "void take() { held = true; }",
         "void take() { held = false; }",
     );
-    for mode in [None, Some(SliceMode::Exact), Some(SliceMode::Summarise)] {
+    for mode in [
+        None,
+        Some(SliceMode::Exact),
+        Some(SliceMode::Summarise),
+        Some(SliceMode::SummariseAll),
+    ] {
         assert_eq!(verdict(PROGRAM, mode).0, "verified", "{mode:?}");
         assert_eq!(verdict(&buggy, mode).0, "violation", "{mode:?}");
     }
@@ -167,8 +177,12 @@ class Main {
     }
 }
 ";
-    let (v, summarised) = verdict(src, Some(SliceMode::Summarise));
+    let (v, summarised) = verdict(src, Some(SliceMode::SummariseAll));
     assert_eq!(v, "verified");
+    assert_eq!(
+        verdict(src, Some(SliceMode::Summarise)),
+        ("verified".to_string(), 0)
+    );
     assert!(
         summarised > 0,
         "the summarised slice's violation went to the exact slice"
