@@ -385,7 +385,7 @@ fn rebuild_method(p: &Program, rel: &Relevance, maps: &Maps, m: &MethodCfa) -> O
                 result,
                 span,
             } => {
-                if !rel.call_kept(p, m.id, *callee, result.as_ref()) {
+                if !rel.call_kept(p, m.id, *callee, args, result.as_ref()) {
                     dropped.push((index, callee.index()));
                     Edge::Block(Vec::new())
                 } else {

@@ -28,8 +28,8 @@ pub struct Origin {
 }
 
 /// The program's methods every run of which returns: an acyclic CFA whose exit is reached,
-/// without `assume` (so every path can run), whose calls go to such methods (so no
-/// recursion). A call of
+/// without `assume` or a division that may be by zero (so every path can run), whose
+/// calls go to such methods (so no recursion). A call of
 /// one, summarised away, hides no blocked or endless run.
 pub(super) fn total_methods(p: &Program) -> Vec<bool> {
     let mut total = vec![false; p.methods.len()];
@@ -44,7 +44,11 @@ pub(super) fn total_methods(p: &Program) -> Vec<bool> {
                 continue;
             }
             let ok = m.edges().all(|(_, _, e)| match e {
-                Edge::Block(stmts) => !stmts.iter().any(|s| matches!(s.node, Stmt::Assume(_))),
+                Edge::Block(stmts) => !stmts.iter().any(|s| match &s.node {
+                    Stmt::Assume(_) => true,
+                    Stmt::Assign { expr, .. } => super::relevance::may_block(expr),
+                    Stmt::Havoc(_) | Stmt::Alloc { .. } => false,
+                }),
                 Edge::Call { callee, .. } => total.get(callee.index()).copied().unwrap_or(false),
                 Edge::ApiCall { .. } | Edge::Api { .. } => false,
             });

@@ -3,7 +3,8 @@
 //!
 //! A *place* (a method's variable, a global, a field array) is relevant when a kept
 //! `assume` reads it, or a kept statement that writes a relevant place reads it. A method
-//! is kept when the root reaches it through calls that are kept; a call is kept when its
+//! is kept when the root reaches it through calls that are kept (so is an assignment that
+//! may divide by zero, [`may_block`]); a call is kept when its
 //! callee can emit an API event, its result is relevant, it may write a relevant global or
 //! field, or (in [`SliceMode::Summarise`]) it may not return — or always, in
 //! [`SliceMode::Exact`]. Everything starts from the wildcard globals
@@ -192,16 +193,19 @@ impl Relevance {
             .is_some_and(|b| b.get(v.index()))
     }
 
-    /// Whether a call of `callee` whose result goes to `result` (in `caller`) stays.
+    /// Whether a call of `callee` with `args` whose result goes to `result` (in `caller`)
+    /// stays.
     pub fn call_kept(
         &self,
         p: &Program,
         caller: MethodId,
         callee: MethodId,
+        args: &[Expr],
         result: Option<&Place>,
     ) -> bool {
         let c = callee.index();
         self.mode == SliceMode::Exact
+            || args.iter().any(may_block)
             || (caller == p.root && callee == p.entry)
             || (self.mode == SliceMode::Summarise && !self.total.get(c).copied().unwrap_or(false))
             || self.effects.emits.get(c).copied().unwrap_or(true)
@@ -227,6 +231,11 @@ impl Relevance {
                     match &s.node {
                         Stmt::Assume(e) => changed |= self.reads(m, e),
                         Stmt::Assign { place, expr } => {
+                            // A division that may be by zero blocks the interpreter (and
+                            // Java): it stays, as an `assume` would.
+                            if may_block(expr) {
+                                changed |= self.mark_place(m, place);
+                            }
                             if self.place(m, place) {
                                 changed |= self.reads(m, expr);
                                 changed |= self.place_reads(m, place);
@@ -247,7 +256,7 @@ impl Relevance {
                 result,
                 ..
             } => {
-                if self.call_kept(p, m, *callee, result.as_ref()) {
+                if self.call_kept(p, m, *callee, args, result.as_ref()) {
                     let c = callee.index();
                     if let Some(k) = self.kept.get_mut(c) {
                         changed |= !*k;
@@ -255,6 +264,10 @@ impl Relevance {
                     }
                     if let Some(cm) = p.methods.get(c) {
                         for (param, arg) in cm.params.iter().zip(args) {
+                            // An argument that may divide by zero is evaluated: it stays.
+                            if may_block(arg) {
+                                changed |= self.mark_place(cm.id, &Place::Var(*param));
+                            }
                             if self.var(cm.id, *param) {
                                 changed |= self.reads(m, arg);
                             }
@@ -287,6 +300,18 @@ impl Relevance {
         }
     }
 
+    /// Mark the place itself relevant (a variable, a global, a field array).
+    fn mark_place(&mut self, m: MethodId, place: &Place) -> bool {
+        match place {
+            Place::Var(v) => self
+                .vars
+                .get_mut(m.index())
+                .is_some_and(|b| b.set(v.index())),
+            Place::Global(g) => self.globals.set(g.index()),
+            Place::Field { field, .. } => self.fields.set(field.index()),
+        }
+    }
+
     /// Mark everything `e` reads (in method `m`) relevant.
     fn reads(&mut self, m: MethodId, e: &Expr) -> bool {
         match e {
@@ -315,5 +340,28 @@ impl Relevance {
                 self.reads(m, else_expr) | a | b
             }
         }
+    }
+}
+
+/// True when evaluating `e` may fail: a `/` or `%` whose divisor is not a non-zero
+/// constant (the concrete interpreter blocks there, as Java throws; the SMT encoding
+/// leaves the quotient free). The slicer keeps such statements, and a method with one is
+/// not total ([`super::origin::total_methods`]).
+pub(super) fn may_block(e: &Expr) -> bool {
+    use cfp_syntax::ast::BinaryOp;
+    match e {
+        Expr::Var(_) | Expr::Global(_) | Expr::Int(_) | Expr::Bool(_) | Expr::Null => false,
+        Expr::Field { obj, .. } => may_block(obj),
+        Expr::Unary { arg, .. } => may_block(arg),
+        Expr::Binary { op, lhs, rhs } => {
+            let partial = matches!(op, BinaryOp::Div | BinaryOp::Rem)
+                && !matches!(**rhs, Expr::Int(n) if n != 0);
+            partial || may_block(lhs) || may_block(rhs)
+        }
+        Expr::Ite {
+            cond,
+            then_expr,
+            else_expr,
+        } => may_block(cond) || may_block(then_expr) || may_block(else_expr),
     }
 }

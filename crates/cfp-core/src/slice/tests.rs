@@ -250,3 +250,44 @@ class Main {
     assert!(!is_total("H.rec"));
     assert!(is_total("H.init"));
 }
+
+#[test]
+fn a_division_that_may_be_by_zero_stays() {
+    // `div(1, z)` throws in Java (the interpreter blocks): the run never locks. Dropping
+    // the division, or the call as always returning, would invent an execution.
+    let src = "
+class Main {
+    static int div(int a, int b) { return a / b; }
+    static int half(int a) { return a / 2; }
+    public static void main(String[] args) {
+        ReentrantLock l = new ReentrantLock();
+        int z = 0;
+        div(1, z);
+        half(z);
+        int q = 7 % z;
+        l.lock();
+    }
+}
+";
+    let p = instrumented(src);
+    let total = origin::total_methods(&p);
+    let is_total = |name: &str| method(&p, name).is_some_and(|m| total[m.id.index()]);
+    assert!(!is_total("Main.div"));
+    assert!(
+        is_total("Main.half"),
+        "a division by a non-zero constant cannot fail"
+    );
+    for mode in [SliceMode::Exact, SliceMode::Summarise] {
+        let s = slice(&p, mode);
+        assert!(
+            method(&s.program, "Main.div").is_some(),
+            "{mode:?}: {}",
+            s.stats.summary()
+        );
+        assert!(s.is_exact());
+        let text = render_text(&s.program, src);
+        assert!(text.contains("7 % z"), "{mode:?}:\n{text}");
+        assert!(text.contains("a / b"), "{mode:?}:\n{text}");
+    }
+    assert!(method(&slice(&p, SliceMode::Summarise).program, "Main.half").is_none());
+}
