@@ -52,6 +52,9 @@ pub struct StatsJson {
     pub smt_scripts: u64,
     /// SMT queries answered from the memo cache.
     pub smt_cache_hits: u64,
+    /// SMT queries decided without the solver (a conjunct and its negation: unsat).
+    #[serde(default)]
+    pub smt_decided: u64,
     /// Whole run (absent without timings).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<f64>,
@@ -120,6 +123,7 @@ impl StatsJson {
             smt_queries: s.smt_queries,
             smt_scripts: s.smt_scripts,
             smt_cache_hits: s.smt_cache_hits,
+            smt_decided: s.smt_decided,
             time_ms: timings.map(|t| t.total),
             grammar_and_inclusion_ms: timings.map(|t| t.grammar_and_inclusion),
             smt_ms: timings.map(|t| t.smt),

@@ -13,7 +13,7 @@ use crate::answer::{
     parse_unsat_core, split_sections, CheckSat, HornSolution, Model,
 };
 use crate::solver::{Solver, SolverError};
-use crate::term::{quote_symbol, Sort, Term, TermKind};
+use crate::term::{quote_symbol, Op, Sort, Term, TermKind};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -75,11 +75,41 @@ pub struct SessionStats {
     pub cache_hits: u64,
     /// Batch queries that went to the solver.
     pub cache_misses: u64,
+    /// Batch queries decided without the solver: a conjunction with a conjunct and its
+    /// negation is unsatisfiable ([`contradicts_itself`]).
+    pub decided: u64,
 }
 
 /// Batches with at least this many uncached queries are split across the solver's
 /// instances ([`Solver::parallelism`]).
 pub const PARALLEL_MIN: usize = 64;
+
+/// Whether `t` is a conjunction with a conjunct and its negation among its top-level
+/// conjuncts (nested conjunctions included), or `false`: unsatisfiable in every theory.
+/// Syntactic only (terms compare structurally); `false` when unsure.
+pub fn contradicts_itself(t: &Term) -> bool {
+    let mut conjuncts: Vec<&Term> = Vec::new();
+    let mut stack = vec![t];
+    while let Some(x) = stack.pop() {
+        match x.kind() {
+            TermKind::Bool(false) => return true,
+            TermKind::App(Op::And, args) => stack.extend(args.iter()),
+            _ => conjuncts.push(x),
+        }
+    }
+    let negated: Vec<&Term> = conjuncts
+        .iter()
+        .filter_map(|c| match c.kind() {
+            TermKind::App(Op::Not, args) if args.len() == 1 => Some(&args[0]),
+            _ => None,
+        })
+        .collect();
+    if negated.is_empty() {
+        return false;
+    }
+    let positive: std::collections::HashSet<&Term> = conjuncts.into_iter().collect();
+    negated.iter().any(|n| positive.contains(n))
+}
 
 /// A constrained Horn clause `forall vars. (and body) => head`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -466,13 +496,25 @@ impl<S: Solver> Session<S> {
 
     /// Check each of `queries` independently, in one script. Answers are memoised by the
     /// printed formula (`sat`/`unsat` only): hits do not reach the solver.
+    ///
+    /// A query that is a conjunction with a conjunct and its negation is answered
+    /// `unsat` without printing or sending it (counted in [`SessionStats::decided`]): most
+    /// of UpdateTransitions' edge questions are of that kind (a predicate the edge does
+    /// not change, true before and false after).
     pub async fn check_batch(&mut self, queries: &[Term]) -> Result<Vec<CheckSat>, SolverError> {
-        let keys: Vec<String> = queries.iter().map(Term::to_string).collect();
+        let decided: Vec<bool> = queries.iter().map(contradicts_itself).collect();
+        let keys: Vec<String> = queries
+            .iter()
+            .zip(&decided)
+            .map(|(q, &d)| if d { String::new() } else { q.to_string() })
+            .collect();
         let mut todo: Vec<&Term> = Vec::new();
         let mut todo_keys: Vec<&str> = Vec::new();
         let mut in_batch: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        for (q, k) in queries.iter().zip(&keys) {
-            if self.cache.contains_key(k) {
+        for ((q, k), &d) in queries.iter().zip(&keys).zip(&decided) {
+            if d {
+                self.stats.decided += 1;
+            } else if self.cache.contains_key(k) {
                 self.stats.cache_hits += 1;
             } else if !in_batch.insert(k.as_str()) {
                 // A repeat within this batch: answered by the first occurrence.
@@ -520,7 +562,11 @@ impl<S: Solver> Session<S> {
             }
         }
         let mut out = Vec::with_capacity(queries.len());
-        for k in &keys {
+        for (k, &d) in keys.iter().zip(&decided) {
+            if d {
+                out.push(CheckSat::Unsat);
+                continue;
+            }
             let r = match self.cache.get(k) {
                 Some(r) => r.clone(),
                 None => fresh
@@ -741,6 +787,47 @@ mod tests {
             block_on(s.check_batch(&[q3])),
             Err(SolverError::Unreadable(_))
         ));
+    }
+
+    #[test]
+    fn contradictory_conjunctions_are_decided_without_the_solver() {
+        let x = Term::var("x", Sort::Int);
+        let p = Term::app(crate::Op::Gt, vec![x.clone(), Term::int(0)]);
+        let q = Term::app(crate::Op::Lt, vec![x, Term::int(5)]);
+        // Nested: (and p (and q (not p))).
+        let nested = Term::new(TermKind::App(
+            crate::Op::And,
+            vec![
+                p.clone(),
+                Term::new(TermKind::App(
+                    crate::Op::And,
+                    vec![q.clone(), Term::negate(p.clone())],
+                )),
+            ],
+        ));
+        assert!(contradicts_itself(&nested));
+        assert!(contradicts_itself(&Term::ff()));
+        assert!(!contradicts_itself(&Term::and([p.clone(), q.clone()])));
+        assert!(!contradicts_itself(&Term::and([
+            p.clone(),
+            Term::negate(q.clone())
+        ])));
+        // `(not (not p))` is not `p`'s negation; `(or p (not p))` is no conjunction.
+        let double = Term::new(TermKind::App(crate::Op::Not, vec![Term::negate(p.clone())]));
+        assert!(!contradicts_itself(&Term::and([p.clone(), double])));
+        assert!(!contradicts_itself(&Term::or([
+            p.clone(),
+            Term::negate(p.clone())
+        ])));
+        // The one undecided query goes to the solver; the decided one does not.
+        let mut s = canned(&["sat\n@cfp:sep\n(:reason-unknown \"\")\n@cfp:sep\n"]);
+        let r = block_on(s.check_batch(&[nested, Term::and([p, q])])).unwrap();
+        assert_eq!(r, vec![CheckSat::Unsat, CheckSat::Sat]);
+        assert_eq!(
+            (s.stats().decided, s.stats().queries, s.stats().scripts),
+            (1, 1, 1)
+        );
+        assert!(!s.solver_mut().scripts[0].contains("(not"));
     }
 
     #[test]

@@ -415,7 +415,7 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
     };
     let s = &r.stats;
     let ms = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |x| x.to_string());
-    let cols: [(&str, &str, String); 10] = [
+    let cols: [(&str, &str, String); 11] = [
         ("Steps", "steps", s.steps.to_string()),
         ("Refinements", "refinements", s.refinements.to_string()),
         (
@@ -448,6 +448,11 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
             "SMT cache hits",
             "smt_cache_hits",
             s.smt_cache_hits.to_string(),
+        ),
+        (
+            "SMT decided by literals",
+            "smt_decided",
+            s.smt_decided.to_string(),
         ),
         ("Total time (ms)", "time_ms", ms(s.time_ms)),
     ];

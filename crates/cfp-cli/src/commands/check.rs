@@ -16,7 +16,7 @@
 //!  "report": {"ruled_out": [...], "frontier": "..."},                                 // unknown
 //!  "stats": {"steps", "refinements", "total_predicates", "predicates_per_block_avg",
 //!            "predicates_per_block_max", "inclusion_queries", "inclusion_steps",
-//!            "smt_queries", "smt_scripts", "smt_cache_hits",
+//!            "smt_queries", "smt_scripts", "smt_cache_hits", "smt_decided",
 //!            "time_ms", "grammar_and_inclusion_ms", "smt_ms",
 //!            "strategies": [{"strategy", "tried", "refuted", "queries", "predicates",
 //!                            "time_ms"}, ...]}}
@@ -585,10 +585,11 @@ fn render_text(
         );
         let _ = writeln!(
             out,
-            "  SMT queries                 {} in {} script(s), {} cached{}",
+            "  SMT queries                 {} in {} script(s), {} cached, {} decided by their literals{}",
             s.smt_queries,
             s.smt_scripts,
             s.smt_cache_hits,
+            s.smt_decided,
             s.smt_ms.map_or(String::new(), |t| format!(", {t:.1} ms"))
         );
         if let Some(t) = s.time_ms {

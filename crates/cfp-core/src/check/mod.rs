@@ -158,6 +158,7 @@ impl<S: Solver> Checker<S> {
         s.smt_queries = ss.queries;
         s.smt_scripts = ss.scripts;
         s.smt_cache_hits = ss.cache_hits;
+        s.smt_decided = ss.decided;
         let mut total = 0usize;
         let mut locs = 0usize;
         let mut max = 0usize;

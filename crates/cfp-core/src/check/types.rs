@@ -420,6 +420,7 @@ impl CheckStats {
         self.smt_queries += earlier.smt_queries;
         self.smt_scripts += earlier.smt_scripts;
         self.smt_cache_hits += earlier.smt_cache_hits;
+        self.smt_decided += earlier.smt_decided;
         self.refinements += earlier.refinements;
         self.travelled += earlier.travelled;
         for e in &earlier.strategies {
@@ -623,6 +624,9 @@ pub struct CheckStats {
     pub smt_scripts: u64,
     /// Memoised answers reused.
     pub smt_cache_hits: u64,
+    /// Queries decided without the solver (a conjunct and its negation).
+    #[serde(default)]
+    pub smt_decided: u64,
     /// Predicates over all locations.
     pub total_predicates: usize,
     /// Average predicates per location that has any (paper: per basic block).
