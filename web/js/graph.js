@@ -380,5 +380,10 @@ globalThis.cfpGraph = {
   fontPt: FONT_PT,
   readablePx: READABLE_PX,
 };
+// Warm-up: d3-graphviz loads Graphviz's wasm on this thread for every drawing (even with
+// its worker; the load is cached after the first), and decoding the inlined wasm takes
+// ~90 ms: done once while the page is idle after loading, not in the middle of the first
+// run's first drawing.
+idle(() => { loadGraphviz().catch(() => {}); });
 // The page may have asked before this script ran (it loads with `defer`).
 globalThis.dispatchEvent(new Event('cfp-graph-ready'));

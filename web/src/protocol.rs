@@ -1,9 +1,10 @@
 //! Messages between the page and the Web Worker that runs the checker.
 //!
 //! Every message is a JSON object with a `"type"` tag. The worker receives plain JS
-//! objects (`postMessage({...})`) and posts plain JS objects; in Rust both directions are
-//! (de)serialised with `serde_json` (the worker goes through `JSON.stringify`/`JSON.parse`),
-//! so the shapes below are exact.
+//! objects (`postMessage({...})`) and posts the JSON *text* of its messages (one string
+//! copy across threads instead of a structured clone that the page would walk again; the
+//! page also accepts objects); in Rust both directions are (de)serialised with
+//! `serde_json`, so the shapes below are exact.
 //!
 //! **Page → worker** ([`ToWorker`]):
 //! ```text

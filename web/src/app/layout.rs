@@ -6,7 +6,7 @@ use super::model::Shared;
 use super::pcfa::PcfaView;
 use super::share_panel::SharePanel;
 use super::splitter::Splitter;
-use super::state::Msg;
+use super::state::{Lifecycle, LiveStage, Msg};
 use super::views::{CounterexampleView, GrammarView, StatsTable, Timeline};
 use super::App;
 use yew::prelude::*;
@@ -74,6 +74,16 @@ impl App {
         let share = s.share.clone().map(|texts| {
             html! { <SharePanel {texts} copy_on_open=true on_close={link.callback(|_| Msg::ToggleShare)} /> }
         });
+        // A run computing or events still being played: large graphs wait (pcfa.rs).
+        let busy = matches!(
+            s.lifecycle,
+            Lifecycle::Live {
+                stage: LiveStage::Running
+                    | LiveStage::Stepping { busy: true }
+                    | LiveStage::Cancelling,
+                ..
+            } | Lifecycle::Replaying { .. }
+        ) || (!s.playback.queue.is_empty() && !s.playback.paused);
         html! {
             <div class={classes!("app", s.embed.then_some("embed"))} {onkeydown}
                  data-mode={s.mode.badge().0} data-pending={s.playback.queue.len().to_string()}
@@ -114,7 +124,7 @@ impl App {
                         <section class="panel">
                             <h2>{ "PCFAs" }</h2>
                             <PcfaView grammar={record.as_ref().and_then(|r| r.grammar.clone())}
-                                focus={focus}
+                                focus={focus} busy={busy}
                                 previous={shown.and_then(|i| s.model.previous_grammar(i))}
                                 refinement={previous_refinement} />
                         </section>

@@ -37,7 +37,18 @@ pub struct PcfaViewProps {
     /// The method to open first (the offending call's, on a violation's last iteration).
     #[prop_or_default]
     pub focus: Option<AttrValue>,
+    /// A run (or a replay) is going on: graphs larger than [`LIVE_DRAW_MAX`] wait for its
+    /// end (or the next pause) to be drawn.
+    #[prop_or_default]
+    pub busy: bool,
 }
+
+/// The most states and edges of a graph drawn while a run goes on. d3-graphviz builds the
+/// drawing in one main-thread task of about 20 ms + 1 ms per element (measured in
+/// Chromium: 44 states and 44 edges took 104 ms), so a larger graph would stall the page
+/// for longer than the 100 ms a responsive page allows; it is drawn when the run ends or
+/// pauses (step mode), or when another iteration or method is selected afterwards.
+pub const LIVE_DRAW_MAX: usize = 60;
 
 /// PCFA graphs of the selected iteration, one method at a time.
 #[function_component(PcfaView)]
@@ -127,7 +138,7 @@ pub fn pcfa_view(props: &PcfaViewProps) -> Html {
         <div class="pcfa">
             <div class="tabs">{ for tabs }</div>
             <PcfaGraph grammar={grammar.clone()} previous={props.previous.clone()}
-                method={AttrValue::from(method.clone())} />
+                method={AttrValue::from(method.clone())} busy={props.busy} />
             { note.unwrap_or_default() }
         </div>
     }
@@ -223,6 +234,9 @@ pub struct PcfaGraphProps {
     pub previous: Option<Shared<GrammarSnapshot>>,
     /// The method drawn.
     pub method: AttrValue,
+    /// A run is going on (see [`PcfaViewProps::busy`]).
+    #[prop_or_default]
+    pub busy: bool,
 }
 
 /// One method's PCFA, drawn by `graph.js` into a host element it owns.
@@ -259,19 +273,33 @@ pub fn pcfa_graph(props: &PcfaGraphProps) -> Html {
             move || drop(listener)
         });
     }
+    // States and edges of the graph to draw; a large one waits while a run is busy.
+    let size = props
+        .grammar
+        .pcfas
+        .iter()
+        .find(|p| p.method == props.method.as_str())
+        .map_or(0, |p| p.states.len() + p.edges.len());
+    let deferred = props.busy && size > LIVE_DRAW_MAX;
     {
         let host = host.clone();
         let error = error.clone();
         let method = props.method.clone();
-        use_effect_with((Rc::clone(&dot), *ready), move |(dot, _)| {
-            let outcome = match dot.as_ref() {
-                Some(dot) => draw(&host, dot, &method).err(),
-                None => None,
-            };
-            if *error != outcome {
-                error.set(outcome);
-            }
-        });
+        use_effect_with(
+            (Rc::clone(&dot), *ready, deferred),
+            move |(dot, _, deferred)| {
+                if *deferred {
+                    return;
+                }
+                let outcome = match dot.as_ref() {
+                    Some(dot) => draw(&host, dot, &method).err(),
+                    None => None,
+                };
+                if *error != outcome {
+                    error.set(outcome);
+                }
+            },
+        );
     }
     let key = dot.as_ref().as_ref().map(|d| dot_key(&d.text));
     let hidden = dot.as_ref().as_ref().map_or(0, |d| d.removed_hidden);
@@ -281,6 +309,11 @@ pub fn pcfa_graph(props: &PcfaGraphProps) -> Html {
             if let Some(e) = (*error).clone() {
                 <p class={classes!("small", if e == GraphError::Loading { "muted" } else { "error" })}
                    data-testid="pcfa-graph-error">{ e.to_string() }</p>
+            }
+            if deferred {
+                <p class="muted small" data-testid="pcfa-deferred" role="status">
+                    { format!("This graph ({size} states and edges) is drawn when the run ends or pauses: drawing it would stall the page while the run goes on.") }
+                </p>
             }
             if hidden > 0 {
                 <p class="muted small" data-testid="pcfa-removed-hidden">

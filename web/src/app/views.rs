@@ -105,17 +105,15 @@ pub fn grammar_view(props: &GrammarViewProps) -> Html {
         }
     } else {
         let changes = d.removed_productions.len() + d.added_productions.len();
+        // The body is mounted only while open (a large program's first refinements change
+        // thousands of productions: rendering them closed cost the page ~30 ms per
+        // iteration), keyed by iteration so each opens by its own size.
         html! {
-            <details class="grammar-diff" data-testid="grammar-diff" open={changes <= DIFF_OPEN_LINES}>
-                <summary class="small">{ format!("Diff: {} removed, {} added production(s)", d.removed_productions.len(), d.added_productions.len()) }</summary>
-                <div class="grammar-diff-body" tabindex="0" role="region" aria-label="grammar diff">
-                if !d.added_nonterminals.is_empty() {
-                    <p class="small">{ format!("New nonterminals: {}", d.added_nonterminals.join(", ")) }</p>
-                }
-                { for d.removed_productions.iter().map(|p| html! { <div class="diff-del">{ format!("− {p}") }</div> }) }
-                { for d.added_productions.iter().map(|p| html! { <div class="diff-add">{ format!("+ {p}") }</div> }) }
-                </div>
-            </details>
+            <LazyDetails key={props.iteration} class="grammar-diff" testid="grammar-diff"
+                open={changes <= DIFF_OPEN_LINES}
+                summary={format!("Diff: {} removed, {} added production(s)", d.removed_productions.len(), d.added_productions.len())}>
+                <DiffBody diff={g.clone()} />
+            </LazyDetails>
         }
     };
     let lines = rule_lines(g);
@@ -140,6 +138,48 @@ pub fn grammar_view(props: &GrammarViewProps) -> Html {
                     <button {onclick}>{ format!("Show {more} more lines") }</button>
                 }
             </LazyDetails>
+        </div>
+    }
+}
+
+/// Properties of [`DiffBody`].
+#[derive(Properties, PartialEq)]
+struct DiffBodyProps {
+    /// The grammar whose diff to the previous iteration is shown.
+    diff: Shared<GrammarSnapshot>,
+}
+
+/// The lines of a grammar diff: new nonterminals, removed and added productions, the
+/// first [`PAGE_LINES`] of them until asked for all.
+#[function_component(DiffBody)]
+fn diff_body(props: &DiffBodyProps) -> Html {
+    let show_all = use_state(|| false);
+    let d = &props.diff.diff;
+    let lines = d
+        .removed_productions
+        .iter()
+        .map(|p| ("diff-del", format!("− {p}")))
+        .chain(
+            d.added_productions
+                .iter()
+                .map(|p| ("diff-add", format!("+ {p}"))),
+        );
+    let total = d.removed_productions.len() + d.added_productions.len();
+    let limit = if *show_all { total } else { PAGE_LINES };
+    let more = total.saturating_sub(limit);
+    let onclick = {
+        let s = show_all.clone();
+        Callback::from(move |_| s.set(true))
+    };
+    html! {
+        <div class="grammar-diff-body" tabindex="0" role="region" aria-label="grammar diff">
+            if !d.added_nonterminals.is_empty() {
+                <p class="small">{ format!("New nonterminals: {}", d.added_nonterminals.join(", ")) }</p>
+            }
+            { for lines.take(limit).map(|(class, text)| html! { <div {class}>{ text }</div> }) }
+            if more > 0 {
+                <button {onclick}>{ format!("Show {more} more lines") }</button>
+            }
         </div>
     }
 }
@@ -249,6 +289,12 @@ pub struct LazyDetailsProps {
     pub open: bool,
     /// The content, mounted only while open.
     pub children: Html,
+    /// Extra class of the `<details>`.
+    #[prop_or_default]
+    pub class: Option<AttrValue>,
+    /// Its `data-testid`.
+    #[prop_or_default]
+    pub testid: Option<AttrValue>,
 }
 
 /// A `<details>` whose content is only put in the DOM while it is open (big tables and
@@ -264,8 +310,8 @@ pub fn lazy_details(props: &LazyDetailsProps) -> Html {
         })
     };
     html! {
-        <details open={*open}>
-            <summary {onclick}>{ props.summary.clone() }</summary>
+        <details open={*open} class={props.class.clone()} data-testid={props.testid.clone()}>
+            <summary class="small" {onclick}>{ props.summary.clone() }</summary>
             if *open { { props.children.clone() } }
         </details>
     }
@@ -459,7 +505,7 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
     // Per refinement strategy (only those that were tried).
     let strategies: Vec<&StrategyJson> = s.strategies.iter().filter(|st| st.tried > 0).collect();
     html! {
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0" role="region" aria-label="statistics">
             <table class="stats" data-testid="stats">
                 <thead><tr>{ for cols.iter().map(|(h, _, _)| html! { <th>{ *h }</th> }) }</tr></thead>
                 <tbody><tr>{ for cols.iter().map(|(_, k, v)| html! { <td data-stat={*k}>{ v.clone() }</td> }) }</tr></tbody>
