@@ -44,6 +44,14 @@ pub enum CliError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// `--spec` names neither a readable file nor a built-in protocol.
+    #[error("cannot read {}: {source}; and `{}` is not a built-in spec ({}; `cfp specs` shows them)", path.display(), path.display(), cfp_syntax::builtin_spec_names())]
+    NoSpec {
+        /// The argument, as given.
+        path: PathBuf,
+        /// The OS error of reading it as a file.
+        source: std::io::Error,
+    },
     /// Input files have errors; their diagnostics were printed above.
     #[error("{} (see the diagnostics above)", invalid_summary(.files))]
     Invalid {

@@ -72,6 +72,25 @@ impl SourceFile {
     }
 }
 
+/// The spec named by a `--spec` argument: the file at `arg` when there is one, else the
+/// built-in protocol of that name (`lock`, `wakelock`, …; its diagnostics name it
+/// `builtin:NAME`), else [`CliError::NoSpec`].
+pub fn read_spec(arg: &Path) -> Result<SourceFile, CliError> {
+    match SourceFile::read(arg) {
+        Err(CliError::Read { path, source }) if source.kind() == std::io::ErrorKind::NotFound => {
+            match arg.to_str().and_then(cfp_syntax::builtin_spec) {
+                Some(b) => Ok(SourceFile {
+                    name: format!("builtin:{}", b.name),
+                    text: b.text.to_owned(),
+                    index: LineIndex::new(b.text),
+                }),
+                None => Err(CliError::NoSpec { path, source }),
+            }
+        }
+        other => other,
+    }
+}
+
 /// Guess the language of `path` from its extension (`.java` → program; `.cfg`, `.spec`,
 /// `.grammar`, `.g` → spec), else from its text.
 pub fn guess_lang(path: &Path, text: &str) -> Lang {

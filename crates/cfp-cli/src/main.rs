@@ -6,6 +6,7 @@
 //! cfp include GRAMMAR --spec SPEC [--json]   decide L(GRAMMAR) ⊆ L(SPEC)
 //! cfp check PROGRAM --spec SPEC [--json]     verify PROGRAM against the protocol SPEC
 //! cfp share RECORD [--embed] [--markdown]    a playground link for a `check --record` run
+//! cfp specs [NAME] [--json]                  the built-in protocols (`--spec lock`, …)
 //! ```
 //! Exit codes ([`Exit`]): 0 verified / included / done, 1 violation / not included,
 //! 2 unknown, 3 bad input or environment; 101 only for a panic. Diagnostics about input
@@ -65,6 +66,12 @@ enum Command {
     /// (replayed without Z3; makes the link long). Prints one line; a warning on stderr
     /// when the link is long. Exit 0, or 3 for a bad record or bad options.
     Share(commands::share::ShareArgs),
+    /// List the built-in protocols that `--spec` accepts by name (lock, wakelock, wifilock,
+    /// canvas, json: the paper's Table 1) with their grammars, or print one.
+    ///
+    /// `cfp specs lock > my.cfg` starts a spec of one's own. Exit 0, or 3 for an unknown
+    /// name.
+    Specs(commands::specs::SpecsArgs),
 }
 
 impl Command {
@@ -76,6 +83,7 @@ impl Command {
             Command::Check(_) => "check",
             Command::Include(_) => "include",
             Command::Share(_) => "share",
+            Command::Specs(_) => "specs",
         }
     }
 
@@ -86,6 +94,7 @@ impl Command {
             Command::Check(args) => commands::check::run(args),
             Command::Include(args) => commands::include::run(args),
             Command::Share(args) => commands::share::run(args),
+            Command::Specs(args) => commands::specs::run(args),
         }
     }
 }

@@ -88,6 +88,16 @@ fn every_error_is_one_prefixed_line_and_exit_3() {
             "share",
             "--base must be",
         ),
+        (
+            vec!["check", program, "--spec", "lok"],
+            "check",
+            "`lok` is not a built-in spec (lock, wakelock",
+        ),
+        (
+            vec!["specs", "lok"],
+            "specs",
+            "`lok` is not a built-in spec",
+        ),
         (vec!["check", "--no-such-flag"], "check", "--no-such-flag"),
         (vec!["frobnicate"], "", "frobnicate"),
     ];

@@ -10,6 +10,7 @@
 
 pub mod ast;
 pub mod ast_dump;
+pub mod builtin_specs;
 pub mod diagnostic;
 pub mod lexer;
 pub mod parser;
@@ -21,6 +22,7 @@ pub mod spec_parser;
 pub mod spec_print;
 
 pub use ast_dump::dump_program;
+pub use builtin_specs::{builtin_spec, builtin_spec_names, BuiltinSpec, BUILTIN_SPECS};
 pub use diagnostic::{has_errors, Diagnostic, DiagnosticData, Severity};
 pub use parser::parse_program;
 pub use span::{LineCol, LineIndex, Span};

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 pub struct CfaArgs {
     /// The program (Java subset).
     pub program: PathBuf,
-    /// The API protocol.
+    /// The API protocol. A file, or the name of a built-in protocol: lock, wakelock,
+    /// wifilock, canvas, json (`cfp specs` shows them; a file of that name wins).
     #[arg(long)]
     pub spec: PathBuf,
     /// Print Graphviz DOT instead of text.
@@ -89,7 +90,7 @@ pub fn load(
     CliError,
 > {
     let program_file = SourceFile::read(program)?;
-    let spec_file = SourceFile::read(spec)?;
+    let spec_file = crate::input::read_spec(spec)?;
     let spec_parsed = cfp_syntax::parse_spec(&spec_file.text);
     let spec_diags = cfp_syntax::spec_diagnostics(&spec_parsed, cfp_syntax::SpecUse::Protocol);
     let spec_bad = spec_file.report(&spec_diags);

@@ -63,7 +63,8 @@ use std::time::{Duration, Instant};
 pub struct CheckArgs {
     /// The program (Java subset).
     pub program: PathBuf,
-    /// The API protocol.
+    /// The API protocol. A file, or the name of a built-in protocol: lock, wakelock,
+    /// wifilock, canvas, json (`cfp specs` shows them; a file of that name wins).
     #[arg(long)]
     pub spec: PathBuf,
     /// Print one JSON object: verdict, iterations, counterexample, reason, stats.
@@ -179,7 +180,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         opts.smt_timeout_ms = Some(u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
     }
     let program = SourceFile::read(&args.program)?;
-    let spec = SourceFile::read(&args.spec)?;
+    let spec = crate::input::read_spec(&args.spec)?;
     let lower = LowerOptions {
         entry: args.entry.clone(),
     };

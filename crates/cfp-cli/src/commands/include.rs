@@ -43,7 +43,8 @@ const CLOCK_EVERY: u64 = 256;
 pub struct IncludeArgs {
     /// The grammar G, in the spec syntax (wildcard declarations optional).
     pub grammar: PathBuf,
-    /// The spec S.
+    /// The spec S. A file, or the name of a built-in protocol: lock, wakelock,
+    /// wifilock, canvas, json (`cfp specs` shows them; a file of that name wins).
     #[arg(long)]
     pub spec: PathBuf,
     /// Print one JSON object: result, counterexample, reason, certificate, stats.
@@ -163,7 +164,10 @@ enum Role {
 
 /// Read, parse and check one grammar file, printing its diagnostics.
 fn load(path: &Path, role: Role) -> Result<Grammar, CliError> {
-    let file = SourceFile::read(path)?;
+    let file = match role {
+        Role::Spec => crate::input::read_spec(path)?,
+        Role::Grammar => SourceFile::read(path)?,
+    };
     let parsed = cfp_syntax::parse_spec(&file.text);
     let usage = if role == Role::Spec && !parsed.tree.wildcards.is_empty() {
         cfp_syntax::SpecUse::Protocol

@@ -5,3 +5,4 @@ pub mod check;
 pub mod include;
 pub mod parse;
 pub mod share;
+pub mod specs;
