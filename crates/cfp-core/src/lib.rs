@@ -33,6 +33,7 @@ pub mod refine;
 pub mod refinement;
 pub mod render;
 pub mod report_json;
+pub mod report_sarif;
 pub mod run;
 pub mod slice;
 pub mod trace;

@@ -67,9 +67,15 @@ pub struct CheckArgs {
     /// wifilock, canvas, json (`cfp specs` shows them; a file of that name wins).
     #[arg(long)]
     pub spec: PathBuf,
-    /// Print one JSON object: verdict, iterations, counterexample, reason, stats.
-    #[arg(long)]
+    /// Print one JSON object: verdict, iterations, counterexample, reason, stats (the same
+    /// as `--format json`).
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// The output: `text` (default), `json` (one object, as `--json`) or `sarif` (a SARIF
+    /// 2.1.0 log for code scanning: a violation is an error at the offending call with the
+    /// nested trace as code flow, `unknown` a note; the exit code is the same).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
     /// Budget of CEGAR iterations before answering `unknown`.
     #[arg(long, value_name = "N")]
     pub max_iterations: Option<u32>,
@@ -114,6 +120,17 @@ pub struct CheckArgs {
     /// through one on the `exact` slice; `exact` only drops statements nothing reads; `off`.
     #[arg(long, value_name = "MODE", value_enum, default_value = "summarise")]
     pub slice: SliceArg,
+}
+
+/// Values of `--format`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The verdict, the summary, the word and the trace, for people.
+    Text,
+    /// One JSON object (DESIGN.md §2).
+    Json,
+    /// A SARIF 2.1.0 log.
+    Sarif,
 }
 
 /// Values of `--slice`.
@@ -238,15 +255,43 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         write_record(path, &record)?;
     }
 
-    let text = if args.json {
-        serde_json::to_string(&result)? + "\n"
+    let format = if args.json {
+        Format::Json
     } else {
-        render_text(
+        args.format.unwrap_or(Format::Text)
+    };
+    let text = match format {
+        Format::Json => serde_json::to_string(&result)? + "\n",
+        Format::Sarif => {
+            let summary = match &outcome.verdict {
+                Verdict::Violation { counterexample, .. } => Some(&counterexample.summary),
+                _ => None,
+            };
+            let rule_id = spec.name.strip_prefix("builtin:").map_or_else(
+                || {
+                    args.spec
+                        .file_stem()
+                        .map_or_else(|| "spec".to_owned(), |s| s.to_string_lossy().into_owned())
+                },
+                str::to_owned,
+            );
+            let input = cfp_core::report_sarif::SarifInput {
+                program_path: &program.name,
+                program_text: &program.text,
+                rule_id: &rule_id,
+                spec_source: &spec.name,
+                spec_text: &spec.text,
+                tool_version: env!("CARGO_PKG_VERSION"),
+            };
+            let log = cfp_core::report_sarif::sarif_log(&result, summary, &input);
+            serde_json::to_string_pretty(&log)? + "\n"
+        }
+        Format::Text => render_text(
             &outcome.verdict,
             result.reason.as_deref(),
             &program,
             args.stats.then_some(&result.stats),
-        )
+        ),
     };
     print_stdout(&text)?;
     Ok(match outcome.verdict {

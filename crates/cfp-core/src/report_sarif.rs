@@ -1,0 +1,365 @@
+//! `cfp check --format sarif`: a run as a SARIF 2.1.0 log (OASIS Static Analysis Results
+//! Interchange Format), what GitHub code scanning, GitLab and most IDE plugins read.
+//!
+//! One run, one rule (the spec: its id is the built-in's name or the spec file's stem),
+//! and at most one result:
+//! * a violation is a result of level `error` at the offending API call (the summary's
+//!   line and method), its message the summary sentence, and one `codeFlows` thread flow
+//!   holding the nested trace: one location per trace line, in order, with its line, the
+//!   source line as a snippet, the step's text as message and the call depth as
+//!   `nestingLevel` (the same lines as the text trace);
+//! * an `unknown` is a result of level `note` on the program file, its message the reason;
+//! * a verified program has no result.
+//!
+//! `tool.driver` carries cfp's version and the rule the spec's digest, so a log says which
+//! protocol text it was checked against. Pure formatting: the host passes the paths.
+
+use crate::check::ViolationSummary;
+use crate::report_json::{ResultJson, VerdictName};
+use serde_json::{json, Value};
+
+/// What a SARIF log says besides the result object.
+#[derive(Clone, Copy, Debug)]
+pub struct SarifInput<'a> {
+    /// The program's path as given (made a URI reference: `/` separators, escaped).
+    pub program_path: &'a str,
+    /// The program's text (for the snippets of trace lines).
+    pub program_text: &'a str,
+    /// The rule id: the built-in spec's name or the spec file's stem.
+    pub rule_id: &'a str,
+    /// Where the spec came from (`builtin:lock`, or its path).
+    pub spec_source: &'a str,
+    /// The spec's text (its leading comment describes the rule; its digest is recorded).
+    pub spec_text: &'a str,
+    /// cfp's version.
+    pub tool_version: &'a str,
+}
+
+/// The schema URI of SARIF 2.1.0 logs.
+pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The SARIF 2.1.0 log of one `cfp check` run.
+pub fn sarif_log(
+    result: &ResultJson,
+    summary: Option<&ViolationSummary>,
+    input: &SarifInput<'_>,
+) -> Value {
+    let uri = uri_reference(input.program_path);
+    let description = leading_comment(input.spec_text);
+    let rule = json!({
+        "id": input.rule_id,
+        "name": rule_name(input.rule_id),
+        "shortDescription": {
+            "text": format!("API protocol `{}`: every completed execution's API calls follow its grammar", input.rule_id)
+        },
+        "fullDescription": {
+            "text": if description.is_empty() { format!("The API protocol of {}.", input.spec_source) } else { description }
+        },
+        "help": { "text": format!("The protocol's grammar ({}):\n{}", input.spec_source, input.spec_text) },
+        "defaultConfiguration": { "level": "error" },
+        "properties": {
+            "spec": input.spec_source,
+            "specDigest": format!("fnv1a64:{}", fnv1a64(input.spec_text)),
+        }
+    });
+    let results: Vec<Value> = match result.verdict {
+        VerdictName::Verified => Vec::new(),
+        VerdictName::Violation => vec![violation(result, summary, input, &uri)],
+        VerdictName::Unknown => vec![json!({
+            "ruleId": input.rule_id,
+            "ruleIndex": 0,
+            "level": "note",
+            "message": {
+                "text": format!(
+                    "cfp could not decide whether the program follows `{}`: {}",
+                    input.rule_id,
+                    result.reason.as_deref().unwrap_or("undecided")
+                )
+            },
+            "locations": [{ "physicalLocation": { "artifactLocation": { "uri": uri } } }],
+            "properties": {
+                "verdict": "unknown",
+                "iterations": result.iterations,
+                "reasonKind": result.reason_kind,
+            }
+        })],
+    };
+    json!({
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "cfp",
+                    "fullName": "cfplay's cfp: context-free API protocol verifier",
+                    "version": input.tool_version,
+                    "semanticVersion": input.tool_version,
+                    "rules": [rule],
+                }
+            },
+            "artifacts": [{ "location": { "uri": uri } }],
+            "invocations": [{ "executionSuccessful": true }],
+            "results": results,
+            "properties": { "verdict": result.verdict.as_str(), "iterations": result.iterations },
+        }]
+    })
+}
+
+/// The result of a violation: at the offending call, with the nested trace as code flow.
+fn violation(
+    result: &ResultJson,
+    summary: Option<&ViolationSummary>,
+    input: &SarifInput<'_>,
+    uri: &str,
+) -> Value {
+    let cex = result.counterexample.as_ref();
+    let trace = cex.map_or(&[][..], |c| &c.trace[..]);
+    // The call that breaks the protocol; else the first trace line that has a line.
+    let line = summary
+        .map(|s| s.call_line)
+        .filter(|&l| l > 0)
+        .or_else(|| trace.iter().map(|t| t.line).find(|&l| l > 0));
+    let message = match cex {
+        Some(c) if !c.summary.is_empty() => c.summary.clone(),
+        Some(c) => format!(
+            "An execution breaks the protocol `{}`: {}",
+            input.rule_id,
+            c.word.join(" ")
+        ),
+        None => format!("An execution breaks the protocol `{}`.", input.rule_id),
+    };
+    let mut location = json!({ "physicalLocation": physical(uri, line, input.program_text) });
+    if let Some(method) = summary.map(|s| s.method.as_str()).filter(|m| !m.is_empty()) {
+        location["logicalLocations"] =
+            json!([{ "fullyQualifiedName": method, "kind": "function" }]);
+    }
+    let steps: Vec<Value> = trace
+        .iter()
+        .map(|t| {
+            let mut loc = json!({ "message": { "text": t.text } });
+            if t.line > 0 {
+                loc["physicalLocation"] = physical(uri, Some(t.line), input.program_text);
+            }
+            json!({ "location": loc, "nestingLevel": t.depth })
+        })
+        .collect();
+    let mut out = json!({
+        "ruleId": input.rule_id,
+        "ruleIndex": 0,
+        "level": "error",
+        "message": { "text": message },
+        "locations": [location],
+        "properties": {
+            "verdict": "violation",
+            "iterations": result.iterations,
+            "word": cex.map(|c| c.word.clone()).unwrap_or_default(),
+        }
+    });
+    if !steps.is_empty() {
+        out["codeFlows"] = json!([{
+            "message": { "text": "the execution that breaks the protocol (nested trace)" },
+            "threadFlows": [{ "locations": steps }]
+        }]);
+    }
+    out
+}
+
+/// A physical location in the program: the file, and the line with its text as snippet.
+fn physical(uri: &str, line: Option<u32>, text: &str) -> Value {
+    let mut loc = json!({ "artifactLocation": { "uri": uri } });
+    if let Some(line) = line.filter(|&l| l > 0) {
+        let mut region = json!({ "startLine": line });
+        if let Some(source) = usize::try_from(line)
+            .ok()
+            .and_then(|l| text.lines().nth(l - 1))
+            .filter(|s| !s.trim().is_empty())
+        {
+            region["snippet"] = json!({ "text": source.trim() });
+        }
+        loc["region"] = region;
+    }
+    loc
+}
+
+/// `lock` → `LockProtocol`, `wifi-lock` → `WifiLockProtocol` (SARIF's rule names are
+/// identifier-like).
+fn rule_name(id: &str) -> String {
+    let mut out = String::new();
+    for part in id.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let mut chars = part.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars);
+        }
+    }
+    out.push_str("Protocol");
+    out
+}
+
+/// The text of the spec's leading `//`/`#` comment lines, joined into one paragraph.
+fn leading_comment(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix("//").or_else(|| t.strip_prefix('#')) else {
+            break;
+        };
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(rest.trim());
+    }
+    out
+}
+
+/// A path as a relative URI reference: `\` becomes `/`, and every byte outside the
+/// unreserved set and `/` is percent-encoded (spaces, `#`, `?`, non-ASCII).
+pub fn uri_reference(path: &str) -> String {
+    let mut out = String::new();
+    for b in path.replace('\\', "/").bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// FNV-1a (64 bits) of `text`, in hex: a short stable digest of the spec text.
+fn fnv1a64(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report_json::{CounterexampleJson, StatsJson, TraceJson};
+
+    fn input<'a>(text: &'a str) -> SarifInput<'a> {
+        SarifInput {
+            program_path: "src/My App.java",
+            program_text: text,
+            rule_id: "lock",
+            spec_source: "builtin:lock",
+            spec_text: "// Locks are released.\nwildcard $1 : Lock;\nS -> ;\n",
+            tool_version: "0.1.0",
+        }
+    }
+
+    fn result(verdict: VerdictName) -> ResultJson {
+        ResultJson {
+            verdict,
+            iterations: 2,
+            counterexample: None,
+            reason: None,
+            reason_kind: None,
+            report: None,
+            stats: StatsJson::default(),
+        }
+    }
+
+    #[test]
+    fn a_violation_is_an_error_at_the_call_with_the_trace_as_code_flow() {
+        let program = "class A {\n  void m() {\n    l.lock();\n  }\n}\n";
+        let mut r = result(VerdictName::Violation);
+        r.counterexample = Some(CounterexampleJson {
+            summary: "`l.lock()` at line 3 (A.m) is never followed by `$1.unlock()`".into(),
+            word: vec!["$1.lock()".into()],
+            trace: vec![
+                TraceJson {
+                    line: 2,
+                    text: "enter A.m".into(),
+                    depth: 0,
+                },
+                TraceJson {
+                    line: 3,
+                    text: "l.lock()".into(),
+                    depth: 1,
+                },
+                TraceJson {
+                    line: 0,
+                    text: "return".into(),
+                    depth: 1,
+                },
+            ],
+            values: Default::default(),
+            derivation: String::new(),
+            replay: Default::default(),
+        });
+        let summary = ViolationSummary {
+            text: String::new(),
+            call_line: 3,
+            method: "A.m".into(),
+            exit_line: 4,
+        };
+        let log = sarif_log(&r, Some(&summary), &input(program));
+        let res = &log["runs"][0]["results"][0];
+        assert_eq!(res["level"], "error");
+        assert_eq!(res["ruleId"], "lock");
+        let loc = &res["locations"][0]["physicalLocation"];
+        assert_eq!(loc["artifactLocation"]["uri"], "src/My%20App.java");
+        assert_eq!(loc["region"]["startLine"], 3);
+        assert_eq!(loc["region"]["snippet"]["text"], "l.lock();");
+        assert_eq!(
+            res["locations"][0]["logicalLocations"][0]["fullyQualifiedName"],
+            "A.m"
+        );
+        let flow = res["codeFlows"][0]["threadFlows"][0]["locations"]
+            .as_array()
+            .expect("locations");
+        let lines: Vec<(Value, Value)> = flow
+            .iter()
+            .map(|l| {
+                (
+                    l["location"]["physicalLocation"]["region"]["startLine"].clone(),
+                    l["nestingLevel"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (json!(2), json!(0)),
+                (json!(3), json!(1)),
+                (Value::Null, json!(1))
+            ]
+        );
+        let driver = &log["runs"][0]["tool"]["driver"];
+        assert_eq!(driver["version"], "0.1.0");
+        assert_eq!(
+            driver["rules"][0]["fullDescription"]["text"],
+            "Locks are released."
+        );
+        assert_eq!(driver["rules"][0]["name"], "LockProtocol");
+        assert!(driver["rules"][0]["properties"]["specDigest"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("fnv1a64:")));
+    }
+
+    #[test]
+    fn unknown_is_a_note_and_verified_has_no_result() {
+        let mut r = result(VerdictName::Unknown);
+        r.reason = Some("the budget of 2 iterations is used up".into());
+        let log = sarif_log(&r, None, &input(""));
+        let res = &log["runs"][0]["results"][0];
+        assert_eq!(res["level"], "note");
+        assert!(res["message"]["text"]
+            .as_str()
+            .is_some_and(|t| t.ends_with("the budget of 2 iterations is used up")));
+        let log = sarif_log(&result(VerdictName::Verified), None, &input(""));
+        assert_eq!(log["runs"][0]["results"], json!([]));
+        assert_eq!(log["version"], "2.1.0");
+    }
+
+    #[test]
+    fn uris_and_names() {
+        assert_eq!(uri_reference("a\\b c#?.java"), "a/b%20c%23%3F.java");
+        assert_eq!(uri_reference("tests/ä.java"), "tests/%C3%A4.java");
+        assert_eq!(rule_name("wifi-lock"), "WifiLockProtocol");
+        assert_eq!(leading_comment("# a\n// b\nS -> ;"), "a b");
+    }
+}
