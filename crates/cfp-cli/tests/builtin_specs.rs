@@ -79,3 +79,73 @@ fn a_file_named_like_a_builtin_wins() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn several_specs_check_each_and_exit_with_the_worst() {
+    let program = "tests/check/32-canvas-double-restore.java";
+    // canvas: violation; lock: verified (no ReentrantLock) → the worst is the violation.
+    let (code, stdout, stderr) = cfp(&[
+        "check",
+        program,
+        "--spec",
+        "lock",
+        "--spec",
+        "canvas",
+        "--json",
+        "--no-timing",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let all: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(all["verdict"], "violation");
+    let specs: Vec<(&str, &str)> = all["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                r["spec"].as_str().unwrap_or(""),
+                r["result"]["verdict"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        specs,
+        [
+            ("builtin:lock", "verified"),
+            ("builtin:canvas", "violation")
+        ]
+    );
+    // Each result is what the spec alone answers.
+    let (_, alone, _) = cfp(&[
+        "check",
+        program,
+        "--spec",
+        "canvas",
+        "--json",
+        "--no-timing",
+    ]);
+    let alone: serde_json::Value = serde_json::from_str(&alone).expect("json");
+    assert_eq!(all["results"][1]["result"], alone);
+    // Text: one section per spec, in order.
+    let (code, text, _) = cfp(&["check", program, "--spec", "lock", "--spec", "canvas"]);
+    assert_eq!(code, 1);
+    let lock = text
+        .find("== builtin:lock\nVERIFIED")
+        .expect("the lock section");
+    let canvas = text
+        .find("== builtin:canvas\nVIOLATION")
+        .expect("the canvas section");
+    assert!(lock < canvas, "{text}");
+    // A budget too small for the lock spec: unknown beats verified, not violation.
+    let (code, _, _) = cfp(&[
+        "check",
+        "tests/check/24-try-finally.java",
+        "--spec",
+        "canvas",
+        "--spec",
+        "lock",
+        "--max-iterations",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+}

@@ -98,6 +98,20 @@ fn every_error_is_one_prefixed_line_and_exit_3() {
             "specs",
             "`lok` is not a built-in spec",
         ),
+        (
+            vec![
+                "check",
+                program,
+                "--spec",
+                spec,
+                "--spec",
+                "lock",
+                "--record",
+                &unwritable,
+            ],
+            "check",
+            "--record records one run",
+        ),
         (vec!["check", "--no-such-flag"], "check", "--no-such-flag"),
         (vec!["frobnicate"], "", "frobnicate"),
     ];

@@ -18,72 +18,66 @@ use crate::check::ViolationSummary;
 use crate::report_json::{ResultJson, VerdictName};
 use serde_json::{json, Value};
 
-/// What a SARIF log says besides the result object.
+/// The program and the tool of a SARIF log.
 #[derive(Clone, Copy, Debug)]
-pub struct SarifInput<'a> {
+pub struct SarifProgram<'a> {
     /// The program's path as given (made a URI reference: `/` separators, escaped).
-    pub program_path: &'a str,
+    pub path: &'a str,
     /// The program's text (for the snippets of trace lines).
-    pub program_text: &'a str,
-    /// The rule id: the built-in spec's name or the spec file's stem.
+    pub text: &'a str,
+    /// cfp's version.
+    pub tool_version: &'a str,
+}
+
+/// One spec's check: a rule and its result.
+#[derive(Clone, Copy, Debug)]
+pub struct SarifEntry<'a> {
+    /// The rule id: the built-in spec's name or the spec file's stem (unique in the log).
     pub rule_id: &'a str,
     /// Where the spec came from (`builtin:lock`, or its path).
     pub spec_source: &'a str,
     /// The spec's text (its leading comment describes the rule; its digest is recorded).
     pub spec_text: &'a str,
-    /// cfp's version.
-    pub tool_version: &'a str,
+    /// The check's result object.
+    pub result: &'a ResultJson,
+    /// A violation's summary (the offending call's line and method).
+    pub summary: Option<&'a ViolationSummary>,
 }
 
 /// The schema URI of SARIF 2.1.0 logs.
 pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
-/// The SARIF 2.1.0 log of one `cfp check` run.
-pub fn sarif_log(
-    result: &ResultJson,
-    summary: Option<&ViolationSummary>,
-    input: &SarifInput<'_>,
-) -> Value {
-    let uri = uri_reference(input.program_path);
-    let description = leading_comment(input.spec_text);
-    let rule = json!({
-        "id": input.rule_id,
-        "name": rule_name(input.rule_id),
-        "shortDescription": {
-            "text": format!("API protocol `{}`: every completed execution's API calls follow its grammar", input.rule_id)
-        },
-        "fullDescription": {
-            "text": if description.is_empty() { format!("The API protocol of {}.", input.spec_source) } else { description }
-        },
-        "help": { "text": format!("The protocol's grammar ({}):\n{}", input.spec_source, input.spec_text) },
-        "defaultConfiguration": { "level": "error" },
-        "properties": {
-            "spec": input.spec_source,
-            "specDigest": format!("fnv1a64:{}", fnv1a64(input.spec_text)),
+/// The SARIF 2.1.0 log of one `cfp check` run over one or more specs: one SARIF run, one
+/// rule per spec, the results in spec order.
+pub fn sarif_log(program: &SarifProgram<'_>, entries: &[SarifEntry<'_>]) -> Value {
+    let uri = uri_reference(program.path);
+    let rules: Vec<Value> = entries.iter().map(rule).collect();
+    let mut results: Vec<Value> = Vec::new();
+    for (index, e) in entries.iter().enumerate() {
+        match e.result.verdict {
+            VerdictName::Verified => {}
+            VerdictName::Violation => results.push(violation(e, index, program, &uri)),
+            VerdictName::Unknown => results.push(json!({
+                "ruleId": e.rule_id,
+                "ruleIndex": index,
+                "level": "note",
+                "message": {
+                    "text": format!(
+                        "cfp could not decide whether the program follows `{}`: {}",
+                        e.rule_id,
+                        e.result.reason.as_deref().unwrap_or("undecided")
+                    )
+                },
+                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": uri } } }],
+                "properties": {
+                    "verdict": "unknown",
+                    "iterations": e.result.iterations,
+                    "reasonKind": e.result.reason_kind,
+                }
+            })),
         }
-    });
-    let results: Vec<Value> = match result.verdict {
-        VerdictName::Verified => Vec::new(),
-        VerdictName::Violation => vec![violation(result, summary, input, &uri)],
-        VerdictName::Unknown => vec![json!({
-            "ruleId": input.rule_id,
-            "ruleIndex": 0,
-            "level": "note",
-            "message": {
-                "text": format!(
-                    "cfp could not decide whether the program follows `{}`: {}",
-                    input.rule_id,
-                    result.reason.as_deref().unwrap_or("undecided")
-                )
-            },
-            "locations": [{ "physicalLocation": { "artifactLocation": { "uri": uri } } }],
-            "properties": {
-                "verdict": "unknown",
-                "iterations": result.iterations,
-                "reasonKind": result.reason_kind,
-            }
-        })],
-    };
+    }
+    let verdicts: Vec<&str> = entries.iter().map(|e| e.result.verdict.as_str()).collect();
     json!({
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -92,26 +86,43 @@ pub fn sarif_log(
                 "driver": {
                     "name": "cfp",
                     "fullName": "cfplay's cfp: context-free API protocol verifier",
-                    "version": input.tool_version,
-                    "semanticVersion": input.tool_version,
-                    "rules": [rule],
+                    "version": program.tool_version,
+                    "semanticVersion": program.tool_version,
+                    "rules": rules,
                 }
             },
             "artifacts": [{ "location": { "uri": uri } }],
             "invocations": [{ "executionSuccessful": true }],
             "results": results,
-            "properties": { "verdict": result.verdict.as_str(), "iterations": result.iterations },
+            "properties": { "verdicts": verdicts },
         }]
     })
 }
 
+/// The rule of one spec.
+fn rule(e: &SarifEntry<'_>) -> Value {
+    let description = leading_comment(e.spec_text);
+    json!({
+        "id": e.rule_id,
+        "name": rule_name(e.rule_id),
+        "shortDescription": {
+            "text": format!("API protocol `{}`: every completed execution's API calls follow its grammar", e.rule_id)
+        },
+        "fullDescription": {
+            "text": if description.is_empty() { format!("The API protocol of {}.", e.spec_source) } else { description }
+        },
+        "help": { "text": format!("The protocol's grammar ({}):\n{}", e.spec_source, e.spec_text) },
+        "defaultConfiguration": { "level": "error" },
+        "properties": {
+            "spec": e.spec_source,
+            "specDigest": format!("fnv1a64:{}", fnv1a64(e.spec_text)),
+        }
+    })
+}
+
 /// The result of a violation: at the offending call, with the nested trace as code flow.
-fn violation(
-    result: &ResultJson,
-    summary: Option<&ViolationSummary>,
-    input: &SarifInput<'_>,
-    uri: &str,
-) -> Value {
+fn violation(e: &SarifEntry<'_>, index: usize, program: &SarifProgram<'_>, uri: &str) -> Value {
+    let (result, summary) = (e.result, e.summary);
     let cex = result.counterexample.as_ref();
     let trace = cex.map_or(&[][..], |c| &c.trace[..]);
     // The call that breaks the protocol; else the first trace line that has a line.
@@ -123,12 +134,12 @@ fn violation(
         Some(c) if !c.summary.is_empty() => c.summary.clone(),
         Some(c) => format!(
             "An execution breaks the protocol `{}`: {}",
-            input.rule_id,
+            e.rule_id,
             c.word.join(" ")
         ),
-        None => format!("An execution breaks the protocol `{}`.", input.rule_id),
+        None => format!("An execution breaks the protocol `{}`.", e.rule_id),
     };
-    let mut location = json!({ "physicalLocation": physical(uri, line, input.program_text) });
+    let mut location = json!({ "physicalLocation": physical(uri, line, program.text) });
     if let Some(method) = summary.map(|s| s.method.as_str()).filter(|m| !m.is_empty()) {
         location["logicalLocations"] =
             json!([{ "fullyQualifiedName": method, "kind": "function" }]);
@@ -138,14 +149,14 @@ fn violation(
         .map(|t| {
             let mut loc = json!({ "message": { "text": t.text } });
             if t.line > 0 {
-                loc["physicalLocation"] = physical(uri, Some(t.line), input.program_text);
+                loc["physicalLocation"] = physical(uri, Some(t.line), program.text);
             }
             json!({ "location": loc, "nestingLevel": t.depth })
         })
         .collect();
     let mut out = json!({
-        "ruleId": input.rule_id,
-        "ruleIndex": 0,
+        "ruleId": e.rule_id,
+        "ruleIndex": index,
         "level": "error",
         "message": { "text": message },
         "locations": [location],
@@ -239,14 +250,23 @@ mod tests {
     use super::*;
     use crate::report_json::{CounterexampleJson, StatsJson, TraceJson};
 
-    fn input<'a>(text: &'a str) -> SarifInput<'a> {
-        SarifInput {
-            program_path: "src/My App.java",
-            program_text: text,
+    const SPEC: &str = "// Locks are released.\nwildcard $1 : Lock;\nS -> ;\n";
+
+    fn program(text: &str) -> SarifProgram<'_> {
+        SarifProgram {
+            path: "src/My App.java",
+            text,
+            tool_version: "0.1.0",
+        }
+    }
+
+    fn entry<'a>(r: &'a ResultJson, summary: Option<&'a ViolationSummary>) -> SarifEntry<'a> {
+        SarifEntry {
             rule_id: "lock",
             spec_source: "builtin:lock",
-            spec_text: "// Locks are released.\nwildcard $1 : Lock;\nS -> ;\n",
-            tool_version: "0.1.0",
+            spec_text: SPEC,
+            result: r,
+            summary,
         }
     }
 
@@ -264,7 +284,7 @@ mod tests {
 
     #[test]
     fn a_violation_is_an_error_at_the_call_with_the_trace_as_code_flow() {
-        let program = "class A {\n  void m() {\n    l.lock();\n  }\n}\n";
+        let text = "class A {\n  void m() {\n    l.lock();\n  }\n}\n";
         let mut r = result(VerdictName::Violation);
         r.counterexample = Some(CounterexampleJson {
             summary: "`l.lock()` at line 3 (A.m) is never followed by `$1.unlock()`".into(),
@@ -296,7 +316,7 @@ mod tests {
             method: "A.m".into(),
             exit_line: 4,
         };
-        let log = sarif_log(&r, Some(&summary), &input(program));
+        let log = sarif_log(&program(text), &[entry(&r, Some(&summary))]);
         let res = &log["runs"][0]["results"][0];
         assert_eq!(res["level"], "error");
         assert_eq!(res["ruleId"], "lock");
@@ -344,15 +364,26 @@ mod tests {
     fn unknown_is_a_note_and_verified_has_no_result() {
         let mut r = result(VerdictName::Unknown);
         r.reason = Some("the budget of 2 iterations is used up".into());
-        let log = sarif_log(&r, None, &input(""));
+        let log = sarif_log(&program(""), &[entry(&r, None)]);
         let res = &log["runs"][0]["results"][0];
         assert_eq!(res["level"], "note");
         assert!(res["message"]["text"]
             .as_str()
             .is_some_and(|t| t.ends_with("the budget of 2 iterations is used up")));
-        let log = sarif_log(&result(VerdictName::Verified), None, &input(""));
+        let ok = result(VerdictName::Verified);
+        let log = sarif_log(&program(""), &[entry(&ok, None)]);
         assert_eq!(log["runs"][0]["results"], json!([]));
         assert_eq!(log["version"], "2.1.0");
+        // Two specs: two rules, the unknown's result points at the second.
+        let mut second = entry(&r, None);
+        second.rule_id = "lock-2";
+        let log = sarif_log(&program(""), &[entry(&ok, None), second]);
+        assert_eq!(log["runs"][0]["tool"]["driver"]["rules"][1]["id"], "lock-2");
+        assert_eq!(log["runs"][0]["results"][0]["ruleIndex"], 1);
+        assert_eq!(
+            log["runs"][0]["properties"]["verdicts"],
+            json!(["verified", "unknown"])
+        );
     }
 
     #[test]

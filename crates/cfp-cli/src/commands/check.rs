@@ -45,7 +45,7 @@ use crate::input::SourceFile;
 use crate::output::print_stdout;
 use cfp_core::check::{CheckOptions, CheckStats, Event, StopCause, StopHook, TraceLine, Verdict};
 use cfp_core::refinement::Strategy;
-use cfp_core::report_json::{ResultJson, StatsJson, TimingsMs};
+use cfp_core::report_json::{ResultJson, StatsJson, TimingsMs, VerdictName};
 use cfp_core::LowerOptions;
 use cfp_core::{InputDiagnostic, InputFile, Prepared};
 use cfp_share::record::{RecordFile, RecordOptions, RecordedFile, RECORD_VERSION};
@@ -64,9 +64,11 @@ pub struct CheckArgs {
     /// The program (Java subset).
     pub program: PathBuf,
     /// The API protocol. A file, or the name of a built-in protocol: lock, wakelock,
-    /// wifilock, canvas, json (`cfp specs` shows them; a file of that name wins).
-    #[arg(long)]
-    pub spec: PathBuf,
+    /// wifilock, canvas, json (`cfp specs` shows them; a file of that name wins). Several
+    /// `--spec`: the program is checked against each (each with the whole `--timeout`),
+    /// and the exit code is the worst verdict (violation, then unknown, then verified).
+    #[arg(long, required = true)]
+    pub spec: Vec<PathBuf>,
     /// Print one JSON object: verdict, iterations, counterexample, reason, stats (the same
     /// as `--format json`).
     #[arg(long, conflicts_with = "format")]
@@ -197,40 +199,207 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         opts.smt_timeout_ms = Some(u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
     }
     let program = SourceFile::read(&args.program)?;
-    let spec = crate::input::read_spec(&args.spec)?;
+    let specs: Vec<SourceFile> = args
+        .spec
+        .iter()
+        .map(|p| crate::input::read_spec(p))
+        .collect::<Result<_, _>>()?;
+    if specs.len() > 1 && args.record.is_some() {
+        return Err(CliError::bad_option(
+            "--record",
+            "records one run: give one --spec with it",
+        ));
+    }
     let lower = LowerOptions {
         entry: args.entry.clone(),
     };
-    let prepared = match cfp_core::prepare(&program.text, &spec.text, &lower) {
-        Ok(p) => {
-            report(&program, &spec, p.warnings());
-            p
+    // Every input's diagnostics first, before any check runs.
+    let mut prepared = Vec::with_capacity(specs.len());
+    let mut bad: Vec<String> = Vec::new();
+    for spec in &specs {
+        match cfp_core::prepare(&program.text, &spec.text, &lower) {
+            Ok(p) => {
+                report(&program, spec, p.warnings());
+                prepared.push(p);
+            }
+            Err(diags) => {
+                report(&program, spec, &diags.items);
+                for (f, which) in [(&program, InputFile::Program), (spec, InputFile::Spec)] {
+                    if diags.errors().any(|d| d.file == which) && !bad.contains(&f.name) {
+                        bad.push(f.name.clone());
+                    }
+                }
+            }
         }
-        Err(diags) => {
-            report(&program, &spec, &diags.items);
-            let files = [(&program, InputFile::Program), (&spec, InputFile::Spec)]
-                .into_iter()
-                .filter(|(_, which)| diags.errors().any(|d| d.file == *which))
-                .map(|(f, _)| f.name.clone())
-                .collect();
-            return Err(CliError::Invalid { files });
-        }
-    };
-    let mut z3 = crate::z3::start_z3(args.z3.as_deref())?;
-    // Large batches of independent queries go to up to 4 z3 processes at once.
-    z3.set_parallelism(std::thread::available_parallelism().map_or(1, |n| n.get().min(4)));
+    }
+    if !bad.is_empty() {
+        return Err(CliError::Invalid { files: bad });
+    }
     // The record is written after the run: refuse an unwritable path before spending it.
     if let Some(path) = &args.record {
         probe_writable(path)?;
     }
+    let mut runs: Vec<SpecRun> = Vec::with_capacity(specs.len());
+    for (spec, prepared) in specs.iter().zip(prepared) {
+        runs.push(check_one(
+            args,
+            &program,
+            spec,
+            prepared,
+            opts.clone(),
+            timeout,
+        )?);
+    }
+    let format = if args.json {
+        Format::Json
+    } else {
+        args.format.unwrap_or(Format::Text)
+    };
+    let text = match (format, &runs[..]) {
+        (Format::Json, [one]) => serde_json::to_string(&one.result)? + "\n",
+        (Format::Json, many) => {
+            let results: Vec<SpecResultJson> = many
+                .iter()
+                .map(|r| SpecResultJson {
+                    spec: &r.spec.name,
+                    result: &r.result,
+                })
+                .collect();
+            let all = MultiResultJson {
+                verdict: worst(many).as_str(),
+                results,
+            };
+            serde_json::to_string(&all)? + "\n"
+        }
+        (Format::Sarif, many) => {
+            let ids = rule_ids(args, many);
+            let entries: Vec<cfp_core::report_sarif::SarifEntry> = many
+                .iter()
+                .zip(&ids)
+                .map(|(r, id)| cfp_core::report_sarif::SarifEntry {
+                    rule_id: id,
+                    spec_source: &r.spec.name,
+                    spec_text: &r.spec.text,
+                    result: &r.result,
+                    summary: match &r.verdict {
+                        Verdict::Violation { counterexample, .. } => Some(&counterexample.summary),
+                        _ => None,
+                    },
+                })
+                .collect();
+            let tool = cfp_core::report_sarif::SarifProgram {
+                path: &program.name,
+                text: &program.text,
+                tool_version: env!("CARGO_PKG_VERSION"),
+            };
+            serde_json::to_string_pretty(&cfp_core::report_sarif::sarif_log(&tool, &entries))?
+                + "\n"
+        }
+        (Format::Text, [one]) => render_text(
+            &one.verdict,
+            one.result.reason.as_deref(),
+            &program,
+            args.stats.then_some(&one.result.stats),
+        ),
+        (Format::Text, many) => {
+            let mut out = String::new();
+            for (i, r) in many.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                }
+                let _ = writeln!(out, "== {}", r.spec.name);
+                out.push_str(&render_text(
+                    &r.verdict,
+                    r.result.reason.as_deref(),
+                    &program,
+                    args.stats.then_some(&r.result.stats),
+                ));
+            }
+            out
+        }
+    };
+    print_stdout(&text)?;
+    Ok(match worst(&runs) {
+        VerdictName::Verified => Exit::Ok,
+        VerdictName::Violation => Exit::Violation,
+        VerdictName::Unknown => Exit::Unknown,
+    })
+}
 
+/// One spec's check: its verdict and result object (and the record, when asked for).
+struct SpecRun<'a> {
+    spec: &'a SourceFile,
+    verdict: Verdict,
+    result: ResultJson,
+}
+
+/// `--json` with several specs: the worst verdict and each spec's result object.
+#[derive(serde::Serialize)]
+struct MultiResultJson<'a> {
+    verdict: &'static str,
+    results: Vec<SpecResultJson<'a>>,
+}
+
+/// One spec's entry of [`MultiResultJson`].
+#[derive(serde::Serialize)]
+struct SpecResultJson<'a> {
+    spec: &'a str,
+    result: &'a ResultJson,
+}
+
+/// The worst verdict of the runs: a violation, else an unknown, else verified.
+fn worst(runs: &[SpecRun<'_>]) -> VerdictName {
+    let names: Vec<VerdictName> = runs.iter().map(|r| r.result.verdict).collect();
+    if names.contains(&VerdictName::Violation) {
+        VerdictName::Violation
+    } else if names.contains(&VerdictName::Unknown) {
+        VerdictName::Unknown
+    } else {
+        VerdictName::Verified
+    }
+}
+
+/// SARIF rule ids: the built-in's name or the spec file's stem, made unique (`lock`,
+/// `lock-2`, …).
+fn rule_ids(args: &CheckArgs, runs: &[SpecRun<'_>]) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::with_capacity(runs.len());
+    for (r, arg) in runs.iter().zip(&args.spec) {
+        let base = r.spec.name.strip_prefix("builtin:").map_or_else(
+            || {
+                arg.file_stem()
+                    .map_or_else(|| "spec".to_owned(), |s| s.to_string_lossy().into_owned())
+            },
+            str::to_owned,
+        );
+        let mut id = base.clone();
+        let mut k = 2;
+        while ids.contains(&id) {
+            id = format!("{base}-{k}");
+            k += 1;
+        }
+        ids.push(id);
+    }
+    ids
+}
+
+/// Check `program` against one prepared spec: start z3, drive the loop, write the record.
+fn check_one<'a>(
+    args: &CheckArgs,
+    program: &SourceFile,
+    spec: &'a SourceFile,
+    prepared: Prepared,
+    opts: CheckOptions,
+    timeout: Option<Duration>,
+) -> Result<SpecRun<'a>, CliError> {
+    let mut z3 = crate::z3::start_z3(args.z3.as_deref())?;
+    // Large batches of independent queries go to up to 4 z3 processes at once.
+    z3.set_parallelism(std::thread::available_parallelism().map_or(1, |n| n.get().min(4)));
     let options = RecordOptions {
         max_iterations: opts.max_iterations,
         entry: args.entry.clone(),
         timeout_secs: args.timeout,
     };
     let outcome = drive(prepared, opts, TimedSolver::new(z3), timeout);
-
     let timings = (!args.no_timing).then(|| TimingsMs {
         total: ms(outcome.total),
         grammar_and_inclusion: ms(outcome.outside_smt),
@@ -238,12 +407,11 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
     });
     let stats = StatsJson::new(&outcome.stats, timings);
     let result = ResultJson::new(&outcome.verdict, stats);
-
     if let Some(path) = &args.record {
         let record = RecordFile {
             version: RECORD_VERSION,
-            program: recorded(&program),
-            spec: recorded(&spec),
+            program: recorded(program),
+            spec: recorded(spec),
             options,
             events: outcome.events.iter().collect(),
             result: &result,
@@ -254,50 +422,10 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         };
         write_record(path, &record)?;
     }
-
-    let format = if args.json {
-        Format::Json
-    } else {
-        args.format.unwrap_or(Format::Text)
-    };
-    let text = match format {
-        Format::Json => serde_json::to_string(&result)? + "\n",
-        Format::Sarif => {
-            let summary = match &outcome.verdict {
-                Verdict::Violation { counterexample, .. } => Some(&counterexample.summary),
-                _ => None,
-            };
-            let rule_id = spec.name.strip_prefix("builtin:").map_or_else(
-                || {
-                    args.spec
-                        .file_stem()
-                        .map_or_else(|| "spec".to_owned(), |s| s.to_string_lossy().into_owned())
-                },
-                str::to_owned,
-            );
-            let input = cfp_core::report_sarif::SarifInput {
-                program_path: &program.name,
-                program_text: &program.text,
-                rule_id: &rule_id,
-                spec_source: &spec.name,
-                spec_text: &spec.text,
-                tool_version: env!("CARGO_PKG_VERSION"),
-            };
-            let log = cfp_core::report_sarif::sarif_log(&result, summary, &input);
-            serde_json::to_string_pretty(&log)? + "\n"
-        }
-        Format::Text => render_text(
-            &outcome.verdict,
-            result.reason.as_deref(),
-            &program,
-            args.stats.then_some(&result.stats),
-        ),
-    };
-    print_stdout(&text)?;
-    Ok(match outcome.verdict {
-        Verdict::Verified { .. } => Exit::Ok,
-        Verdict::Violation { .. } => Exit::Violation,
-        Verdict::Unknown { .. } => Exit::Unknown,
+    Ok(SpecRun {
+        spec,
+        verdict: outcome.verdict,
+        result,
     })
 }
 
