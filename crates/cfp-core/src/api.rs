@@ -68,6 +68,21 @@ impl ApiTable {
         })
     }
 
+    /// The terminals `$k.method(…)` of any arity whose receiver type is one of `types` (not
+    /// undeclared): for a call with an arity none of them has, the warning that the call
+    /// is not an event.
+    pub fn same_name(&self, types: &[String], method: &str) -> Vec<&Terminal> {
+        self.terminals
+            .iter()
+            .filter(|t| {
+                t.method == method
+                    && self
+                        .receiver_type(t)
+                        .is_some_and(|ty| types.iter().any(|x| x == ty))
+            })
+            .collect()
+    }
+
     /// Terminals matching by method name and arity only.
     pub fn matching_untyped(&self, method: &str, arity: usize) -> Vec<TerminalId> {
         self.select(method, arity, |_| true)

@@ -422,6 +422,32 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 return self.unknown_value(want, span);
             }
         };
+        // A call of an API method with an arity the spec does not list is no event: say so
+        // at the call (`gen.writeStartObject(value, 0)` against `$1.writeStartObject()`).
+        let receiver_types = match &rty {
+            Type::Class(c) => self.cx.table.supertype_names(*c),
+            Type::External(n) => vec![n.clone()],
+            _ => Vec::new(),
+        };
+        if terminals.is_empty() {
+            let others = self.cx.api.same_name(&receiver_types, &name.name);
+            if let Some(first) = others.first() {
+                let mut arities: Vec<usize> = others.iter().map(|t| t.args.len()).collect();
+                arities.sort_unstable();
+                arities.dedup();
+                let listed: Vec<String> = arities.iter().map(usize::to_string).collect();
+                self.cx.diags.push(Diagnostic::warning(
+                    "api-arity",
+                    span,
+                    format!(
+                        "`{}` is called with {arity} argument(s) here; the spec has {} ({first}): \
+                         this call is not an event of the protocol",
+                        name.name,
+                        listed.join(" or "),
+                    ),
+                ));
+            }
+        }
         if untyped && !terminals.is_empty() {
             self.cx.diags.push(Diagnostic::warning(
                 "untyped-api-call",

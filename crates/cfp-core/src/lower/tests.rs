@@ -584,3 +584,43 @@ fn long_methods_lower_to_six_edges_per_pair() {
     // Six edges per `if`/`while` pair, plus the first block.
     assert_eq!(p.methods[p.entry.index()].graph.edge_count(), 300 * 6 + 1);
 }
+
+#[test]
+fn api_calls_with_an_arity_the_spec_lacks_are_warned_about() {
+    let spec =
+        "wildcard $1 : JsonGenerator;\nS -> $1.writeStartObject() $1.writeEndObject() | ε;\n";
+    let src = r#"class Main {
+  public static void main(String[] args) {
+JsonGenerator gen = Factory.json();
+gen.writeStartObject(args, 0);
+gen.writeEndObject();
+Other o = Factory.other();
+o.writeStartObject(1);
+  }
+}
+"#;
+    let (p, diags) = lower_src(src, spec, None);
+    let p = p.expect("lowers");
+    let arity: Vec<&cfp_syntax::Diagnostic> =
+        diags.iter().filter(|d| d.code == "api-arity").collect();
+    // Only the JsonGenerator call (line 4), not the call on another class.
+    assert_eq!(arity.len(), 1, "{diags:?}");
+    assert_eq!(arity[0].severity, Severity::Warning);
+    assert_eq!(
+        arity[0].message,
+        "`writeStartObject` is called with 2 argument(s) here; the spec has 0 \
+         ($1.writeStartObject()): this call is not an event of the protocol"
+    );
+    assert_eq!(
+        &src[arity[0].span.start as usize..][..20],
+        "gen.writeStartObject"
+    );
+    let apis: Vec<&str> = method(&p, "Main.main")
+        .edges()
+        .filter_map(|(_, _, e)| match e {
+            Edge::ApiCall { method, .. } => Some(method.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(apis, ["writeEndObject"]);
+}
