@@ -277,6 +277,22 @@ pub enum StmtKind {
     Return(Option<Expr>),
     /// `throw e;` — exceptions are not modelled (see the lowering for what it means).
     Throw(Expr),
+    /// `synchronized (e) { … }` — the monitor is not part of any protocol: `e` is
+    /// evaluated, then the block runs.
+    Synchronized {
+        /// The monitor expression.
+        lock: Expr,
+        /// The block.
+        body: Block,
+    },
+    /// `assert c [: m];` — assertions may be enabled or not: when enabled and `c` is
+    /// false, the execution ends (an `AssertionError`).
+    Assert {
+        /// The condition.
+        cond: Expr,
+        /// The message, evaluated only when the assertion fails.
+        message: Option<Expr>,
+    },
     /// `try { } catch (T e) { } finally { }`
     Try {
         /// The protected block.

@@ -270,6 +270,8 @@ impl Dumper<'_> {
             StmtKind::Continue(_) => "continue",
             StmtKind::Return(_) => "return",
             StmtKind::Throw(_) => "throw",
+            StmtKind::Synchronized { .. } => "synchronized",
+            StmtKind::Assert { .. } => "assert",
             StmtKind::Try { .. } => "try",
             StmtKind::Labeled { .. } => "labeled",
             StmtKind::Switch { .. } => "switch",
@@ -418,6 +420,21 @@ impl Dumper<'_> {
                         self.child(st, indent + 1);
                     }
                     self.out.push(')');
+                }
+            }
+            StmtKind::Synchronized { lock, body } => {
+                self.out.push(' ');
+                self.expr(lock);
+                for st in &body.stmts {
+                    self.child(st, indent);
+                }
+            }
+            StmtKind::Assert { cond, message } => {
+                self.out.push(' ');
+                self.expr(cond);
+                if let Some(m) = message {
+                    self.out.push_str(" : ");
+                    self.expr(m);
                 }
             }
             StmtKind::Empty | StmtKind::Error => {}

@@ -156,6 +156,33 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let exit = self.exit;
                 self.jump_to(exit, 0);
             }
+            StmtKind::Synchronized { lock, body } => {
+                // The monitor is no protocol event: evaluate `lock` (a call in it runs),
+                // then the block. (A null monitor would throw; keeping that execution
+                // over-approximates.)
+                self.expr(lock, Some(Sort::Ref));
+                self.block(body);
+            }
+            StmtKind::Assert { cond, message } => {
+                // Enabled or not (`-ea`), unknown here: either nothing happens, or `cond` is
+                // evaluated and, when false, the message is and the execution ends with an
+                // AssertionError (as a `throw`).
+                let (check, after) = (self.fresh(), self.fresh());
+                self.skip_to(after);
+                self.goto(check);
+                self.set(check);
+                let fails = self.fresh();
+                self.cond(cond, after, fails);
+                self.set(fails);
+                if let Some(m) = message {
+                    self.expr(m, None);
+                }
+                if self.cx.first_throw.is_none() {
+                    self.cx.first_throw = Some(s.span);
+                }
+                self.cur = self.fresh();
+                self.set(after);
+            }
             StmtKind::Throw(e) => {
                 self.expr(e, Some(Sort::Ref));
                 if self.cx.first_throw.is_none() {

@@ -223,32 +223,21 @@ impl<'a> Parser<'a> {
         StmtKind::Throw(e)
     }
 
+    /// `synchronized (e) { … }`
     fn synchronized_stmt(&mut self) -> StmtKind {
-        let t = self.bump();
-        self.error_always(
-            "unsupported",
-            t.span,
-            "`synchronized` blocks are not supported",
-        );
-        if self.at(TokenKind::LParen) {
-            self.paren_cond();
-        }
-        StmtKind::Block(self.block())
+        self.bump();
+        let lock = self.paren_cond();
+        let body = self.block();
+        StmtKind::Synchronized { lock, body }
     }
 
+    /// `assert c;` or `assert c : m;`
     fn assert_stmt(&mut self) -> StmtKind {
-        let t = self.bump();
-        self.expr();
-        if self.eat(TokenKind::Colon) {
-            self.expr();
-        }
+        self.bump();
+        let cond = self.expr();
+        let message = self.eat(TokenKind::Colon).then(|| self.expr());
         self.expect_semi();
-        self.error_always(
-            "unsupported",
-            self.span_from(t.span),
-            "`assert` statements are not supported",
-        );
-        StmtKind::Error
+        StmtKind::Assert { cond, message }
     }
 
     fn local_class_stmt(&mut self, msg: &str) -> StmtKind {
