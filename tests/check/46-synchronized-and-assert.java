@@ -1,8 +1,8 @@
 // spec: lock.cfg
 // expect: verified
-// A `synchronized` block and `assert`s around a lock: the monitor is no protocol event,
-// and an assertion either is not checked or ends the execution when it fails; the
-// lock is released on every completed execution.
+// `synchronized` blocks (on `this` and on a class literal) and `assert`s around a lock:
+// the monitor is no protocol event, and an assertion either is not checked or ends the
+// execution when it fails; the lock is released on every completed execution.
 import java.util.concurrent.locks.ReentrantLock;
 
 class Counter {
@@ -21,6 +21,14 @@ class Counter {
         }
         assert count > 0;
     }
+
+    static void reset(Counter c) {
+        synchronized (Counter.class) {
+            c.lock.lock();
+            c.count = 0;
+            c.lock.unlock();
+        }
+    }
 }
 
 class Main {
@@ -28,5 +36,6 @@ class Main {
         Counter c = new Counter();
         c.add(1);
         c.add(*);
+        Counter.reset(c);
     }
 }

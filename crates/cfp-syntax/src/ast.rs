@@ -290,8 +290,9 @@ pub enum StmtKind {
     Assert {
         /// The condition.
         cond: Expr,
-        /// The message, evaluated only when the assertion fails.
-        message: Option<Expr>,
+        /// The message, evaluated only when the assertion fails (boxed: statements stay
+        /// small, and the parser's recursion with them).
+        message: Option<Box<Expr>>,
     },
     /// `try { } catch (T e) { } finally { }`
     Try {
@@ -380,6 +381,9 @@ pub enum ExprKind {
     Char(u32),
     /// `*`: an arbitrary boolean or int (non-determinism).
     Nondet,
+    /// `T.class` (`java.util.List.class`): the class object of `T`, an opaque non-null
+    /// value; the type's name as written.
+    ClassLiteral(String),
     /// A bare name: local, parameter, field, or class (for `C.m()`, `C.f`).
     Name(Ident),
     /// `this`

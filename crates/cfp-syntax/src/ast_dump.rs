@@ -471,6 +471,13 @@ impl Dumper<'_> {
                 }
             },
             ExprKind::Nondet => self.out.push('*'),
+            ExprKind::ClassLiteral(t) => {
+                // (No `write!`: its temporaries would grow this recursive frame, and a
+                // 1,500-deep expression is dumped on a 2 MiB stack.)
+                self.out.push_str("(class-literal ");
+                self.out.push_str(t);
+                self.out.push(')');
+            }
             ExprKind::Name(n) => {
                 let _ = write!(self.out, "(name {})", n.name);
             }

@@ -117,6 +117,13 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let ty = Type::External("String".into());
                 (self.havoc_temp(ty.clone(), span), ty)
             }
+            ExprKind::ClassLiteral(_) => {
+                // An opaque, non-null object (its identity matters to no protocol).
+                let ty = Type::External("Class".into());
+                let v = self.havoc_temp(ty.clone(), span);
+                self.assume_nonnull(&v, span);
+                (v, ty)
+            }
             ExprKind::Nondet => {
                 let ty = if want == Some(Sort::Bool) {
                     Type::Bool

@@ -378,6 +378,7 @@ fn has_effects(e: &ast::Expr) -> bool {
         | String(_)
         | Char(_)
         | Nondet
+        | ClassLiteral(_)
         | Name(_)
         | This
         | Super

@@ -232,6 +232,12 @@ impl<'a> Parser<'a> {
                     )
                 }
             }
+            TokenKind::Keyword(Keyword::Class) if qualified_name(&e).is_some() => {
+                self.bump();
+                let name = qualified_name(&e).unwrap_or_default();
+                let span = self.span_from(e.span);
+                mk(ExprKind::ClassLiteral(name), span)
+            }
             TokenKind::Keyword(
                 kw @ (Keyword::Class | Keyword::This | Keyword::New | Keyword::Super),
             ) => {
@@ -472,5 +478,17 @@ impl<'a> Parser<'a> {
         } else {
             self.expr()
         }
+    }
+}
+
+/// The dotted name `a.b.C` that `e` spells (a name or a chain of field accesses on one),
+/// if it is one: the type of a class literal `a.b.C.class`.
+fn qualified_name(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Name(n) => Some(n.name.clone()),
+        ExprKind::Field { target, name } => {
+            qualified_name(target).map(|t| format!("{t}.{}", name.name))
+        }
+        _ => None,
     }
 }

@@ -235,7 +235,7 @@ impl<'a> Parser<'a> {
     fn assert_stmt(&mut self) -> StmtKind {
         self.bump();
         let cond = self.expr();
-        let message = self.eat(TokenKind::Colon).then(|| self.expr());
+        let message = self.eat(TokenKind::Colon).then(|| Box::new(self.expr()));
         self.expect_semi();
         StmtKind::Assert { cond, message }
     }

@@ -294,7 +294,6 @@ fn unsupported_constructs_are_reported_and_skipped() {
             "8:21 unsupported:",
             "8:37 unsupported:",
             "9:5 unsupported:",
-            "10:14 unsupported:",
         ],
         "{e:#?}"
     );
@@ -329,6 +328,21 @@ fn synchronized_blocks_and_asserts() {
         ]
     );
     assert!(d.contains("(call _ ok)"), "{d}");
+}
+
+#[test]
+fn class_literals() {
+    assert_eq!(expr("String.class"), "(class-literal String)");
+    assert_eq!(
+        expr("Logger.getLogger(java.util.List.class)"),
+        "(call (name Logger) getLogger (class-literal java.util.List))"
+    );
+    let (d, e) = stmts("synchronized (Main.class) { k(); }");
+    assert!(e.is_empty(), "{e:#?}");
+    assert!(d.contains("(synchronized @2:1 (class-literal Main)"), "{d}");
+    // Only a (qualified) name has a class literal.
+    let (_, e) = stmts("Object o = f().class;");
+    assert_eq!(e, ["2:12 unsupported: class literals are not supported"]);
 }
 
 #[test]

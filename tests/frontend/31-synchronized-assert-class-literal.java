@@ -18,11 +18,14 @@ class Account {
         }
     }
 
-    static Object monitor() { return new Object(); }
+    static Object monitor() { return Account.class; }
 
     void audit() {
         synchronized (monitor()) {
             assert balance >= 0;
+        }
+        synchronized (java.lang.Object.class) {
+            Log.debug(Account.class, balance);
         }
     }
 }
