@@ -1,8 +1,8 @@
 // spec: lock.cfg
 // expect: verified
-// `synchronized` blocks (on `this` and on a class literal) and `assert`s around a lock:
-// the monitor is no protocol event, and an assertion either is not checked or ends the
-// execution when it fails; the lock is released on every completed execution.
+// why: `synchronized` blocks (on `this` and on a class literal) and `assert`s around a
+// lock: the monitor is no protocol event, and an assertion either is not checked or ends
+// the execution when it fails; the lock is released on every completed execution.
 import java.util.concurrent.locks.ReentrantLock;
 
 class Counter {

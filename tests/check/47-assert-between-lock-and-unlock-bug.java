@@ -1,8 +1,9 @@
 // spec: lock.cfg
 // expect: violation
-// An assertion between lock() and unlock() whose failure is not a completed execution,
-// but the lock is released only when the value is small: with assertions disabled, a
-// large value keeps the lock.
+// word: $1.lock()
+// why: an assertion between lock() and unlock() whose failure is not a completed
+// execution, but the lock is released only when the value is small: with assertions
+// disabled, a large value keeps the lock.
 import java.util.concurrent.locks.ReentrantLock;
 
 class Main {
@@ -10,8 +11,8 @@ class Main {
         ReentrantLock l = new ReentrantLock();
         int v = *;
         l.lock();
-        assert v < 10 : "v too large";
-        if (v < 10) {
+        assert v < 3 : "v too large";
+        if (v < 3) {
             l.unlock();
         }
     }
