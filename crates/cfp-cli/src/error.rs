@@ -52,6 +52,12 @@ pub enum CliError {
         /// The OS error of reading it as a file.
         source: std::io::Error,
     },
+    /// A directory given as program holds no `*.java` file.
+    #[error("{} holds no .java file", path.display())]
+    NoJavaFiles {
+        /// The directory, as given.
+        path: PathBuf,
+    },
     /// Input files have errors; their diagnostics were printed above.
     #[error("{} (see the diagnostics above)", invalid_summary(.files))]
     Invalid {

@@ -21,6 +21,7 @@ pub mod construct_cfg;
 pub mod deep_json;
 pub mod encode;
 pub mod feasibility;
+pub mod harness;
 pub mod instrument;
 pub mod interp;
 pub mod ir;
@@ -47,7 +48,9 @@ pub use ir::{
     VarKind,
 };
 pub use lower::{lower_program, LowerOptions};
-pub use prepare::{prepare, Diagnostics, InputDiagnostic, InputFile, Prepared};
+pub use prepare::{
+    parse_with_harness, prepare, prepare_sources, Diagnostics, InputDiagnostic, InputFile, Prepared,
+};
 pub use render::{render_dot, render_text};
 pub use run::Run;
 
@@ -110,6 +113,7 @@ pub(crate) mod testutil {
         assert!(!s.has_errors(), "spec parse errors: {:?}", s.diagnostics);
         let opts = LowerOptions {
             entry: entry.map(str::to_string),
+            ..LowerOptions::default()
         };
         lower_program(&p.tree, &s.tree, &opts)
     }

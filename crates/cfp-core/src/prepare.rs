@@ -15,7 +15,7 @@ use crate::check::{CheckOptions, StopHook};
 use crate::run::Run;
 use crate::{FrontEndError, LowerOptions, Program};
 use cfp_smt::Solver;
-use cfp_syntax::{Diagnostic, Severity};
+use cfp_syntax::{Diagnostic, Severity, SourceSet};
 use serde::{Deserialize, Serialize};
 
 /// Which of the two inputs a diagnostic is about.
@@ -69,7 +69,7 @@ impl Diagnostics {
 pub struct Prepared {
     program: Program,
     spec: cfp_grammar::Grammar,
-    source: String,
+    source: SourceSet,
     warnings: Vec<InputDiagnostic>,
 }
 
@@ -79,9 +79,26 @@ pub struct Prepared {
 ///
 /// Both inputs are always parsed, so one call reports the errors of both.
 pub fn prepare(program: &str, spec: &str, options: &LowerOptions) -> Result<Prepared, Diagnostics> {
+    prepare_sources(SourceSet::single("", program), spec, options)
+}
+
+/// [`prepare`] for a program of several files (`cfp check src/ models/`): they are read
+/// as one program ([`cfp_syntax::parse_sources`]); every span of the diagnostics and of
+/// the run points into [`SourceSet::text`], which [`SourceSet::locate`] maps back to a
+/// file.
+pub fn prepare_sources(
+    program: SourceSet,
+    spec: &str,
+    options: &LowerOptions,
+) -> Result<Prepared, Diagnostics> {
     let spec_parsed = cfp_syntax::parse_spec(spec);
     let spec_diags = cfp_syntax::spec_diagnostics(&spec_parsed, cfp_syntax::SpecUse::Protocol);
-    let program_parsed = cfp_syntax::parse_program(program);
+    let Harnessed {
+        sources: program,
+        parsed: program_parsed,
+        options,
+    } = parse_with_harness(program, options);
+    let options = &options;
     let mut items: Vec<InputDiagnostic> = tag(InputFile::Spec, spec_diags)
         .chain(tag(InputFile::Program, program_parsed.diagnostics))
         .collect();
@@ -95,13 +112,66 @@ pub fn prepare(program: &str, spec: &str, options: &LowerOptions) -> Result<Prep
             Ok(Prepared {
                 program: lowered,
                 spec: cfp_grammar::Grammar::from_spec(&spec_parsed.tree),
-                source: program.to_string(),
+                source: program,
                 warnings: items,
             })
         }
         Err(FrontEndError::Invalid(diags)) => {
             items.extend(tag(InputFile::Program, diags));
             Err(Diagnostics { items })
+        }
+    }
+}
+
+/// A program parsed, with its harness (if one was asked for) added as its last file.
+#[derive(Clone, Debug)]
+pub struct Harnessed {
+    /// The program's files, and the harness's.
+    pub sources: SourceSet,
+    /// Their merged tree and diagnostics (a harness that cannot be generated is an error
+    /// at the start of the first file).
+    pub parsed: cfp_syntax::Parsed<cfp_syntax::ast::CompilationUnit>,
+    /// The options, with the entry set to the harness's.
+    pub options: LowerOptions,
+}
+
+/// Parse `program`; when `options` asks for a harness (and the program parses), generate
+/// it ([`crate::harness::generate`]), add it as the last file and parse again.
+pub fn parse_with_harness(program: SourceSet, options: &LowerOptions) -> Harnessed {
+    let parsed = cfp_syntax::parse_sources(&program);
+    let Some(req) = options.harness.as_ref().filter(|_| !parsed.has_errors()) else {
+        return Harnessed {
+            sources: program,
+            parsed,
+            options: options.clone(),
+        };
+    };
+    match crate::harness::generate(&parsed.tree, program.text(), req) {
+        Ok(h) => {
+            let mut sources = program;
+            sources.add(h.file_name, &h.text);
+            let parsed = cfp_syntax::parse_sources(&sources);
+            Harnessed {
+                sources,
+                parsed,
+                options: LowerOptions {
+                    entry: Some(h.entry),
+                    harness: None,
+                },
+            }
+        }
+        Err(e) => {
+            let mut parsed = parsed;
+            parsed.diagnostics.push(Diagnostic::error(
+                "harness",
+                cfp_syntax::Span::new(0, 0),
+                e.to_string(),
+            ));
+            Harnessed {
+                sources: program,
+                parsed,
+                options: options.clone(),
+            }
         }
     }
 }
@@ -122,6 +192,11 @@ impl Prepared {
     /// The instrumented program.
     pub fn program(&self) -> &Program {
         &self.program
+    }
+
+    /// The program's files (one, unless it was prepared by [`prepare_sources`]).
+    pub fn sources(&self) -> &SourceSet {
+        &self.source
     }
 
     /// The spec's grammar.

@@ -148,7 +148,10 @@ impl StatsJson {
 /// One trace line of the counterexample object.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceJson {
-    /// 1-based source line (0: none).
+    /// The line's file, when the program has several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based line of its file (0: none).
     #[serde(default)]
     pub line: u32,
     /// What the step does.
@@ -274,6 +277,7 @@ impl ResultJson {
                         .trace
                         .iter()
                         .map(|t| TraceJson {
+                            file: t.file.clone(),
                             line: t.line,
                             text: t.text.clone(),
                             depth: t.depth,

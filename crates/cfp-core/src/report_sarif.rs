@@ -21,10 +21,12 @@ use serde_json::{json, Value};
 /// The program and the tool of a SARIF log.
 #[derive(Clone, Copy, Debug)]
 pub struct SarifProgram<'a> {
-    /// The program's path as given (made a URI reference: `/` separators, escaped).
+    /// The program's path as given (made a URI reference: `/` separators, escaped); for
+    /// a program of several files, the first (results name their own files).
     pub path: &'a str,
-    /// The program's text (for the snippets of trace lines).
-    pub text: &'a str,
+    /// The program's files (for the snippets of trace lines); a trace line or summary
+    /// naming a file is located in it, one naming none in the first file.
+    pub sources: &'a cfp_syntax::SourceSet,
     /// cfp's version.
     pub tool_version: &'a str,
 }
@@ -91,7 +93,7 @@ pub fn sarif_log(program: &SarifProgram<'_>, entries: &[SarifEntry<'_>]) -> Valu
                     "rules": rules,
                 }
             },
-            "artifacts": [{ "location": { "uri": uri } }],
+            "artifacts": artifacts(program, &uri),
             "invocations": [{ "executionSuccessful": true }],
             "results": results,
             "properties": { "verdicts": verdicts },
@@ -126,10 +128,15 @@ fn violation(e: &SarifEntry<'_>, index: usize, program: &SarifProgram<'_>, uri: 
     let cex = result.counterexample.as_ref();
     let trace = cex.map_or(&[][..], |c| &c.trace[..]);
     // The call that breaks the protocol; else the first trace line that has a line.
-    let line = summary
-        .map(|s| s.call_line)
-        .filter(|&l| l > 0)
-        .or_else(|| trace.iter().map(|t| t.line).find(|&l| l > 0));
+    let at = summary
+        .filter(|s| s.call_line > 0)
+        .map(|s| (s.call_file.as_deref(), s.call_line))
+        .or_else(|| {
+            trace
+                .iter()
+                .find(|t| t.line > 0)
+                .map(|t| (t.file.as_deref(), t.line))
+        });
     let message = match cex {
         Some(c) if !c.summary.is_empty() => c.summary.clone(),
         Some(c) => format!(
@@ -139,7 +146,10 @@ fn violation(e: &SarifEntry<'_>, index: usize, program: &SarifProgram<'_>, uri: 
         ),
         None => format!("An execution breaks the protocol `{}`.", e.rule_id),
     };
-    let mut location = json!({ "physicalLocation": physical(uri, line, program.text) });
+    let mut location = json!({ "physicalLocation": match at {
+        Some((file, line)) => physical(program, uri, file, Some(line)),
+        None => physical(program, uri, None, None),
+    } });
     if let Some(method) = summary.map(|s| s.method.as_str()).filter(|m| !m.is_empty()) {
         location["logicalLocations"] =
             json!([{ "fullyQualifiedName": method, "kind": "function" }]);
@@ -149,7 +159,7 @@ fn violation(e: &SarifEntry<'_>, index: usize, program: &SarifProgram<'_>, uri: 
         .map(|t| {
             let mut loc = json!({ "message": { "text": t.text } });
             if t.line > 0 {
-                loc["physicalLocation"] = physical(uri, Some(t.line), program.text);
+                loc["physicalLocation"] = physical(program, uri, t.file.as_deref(), Some(t.line));
             }
             json!({ "location": loc, "nestingLevel": t.depth })
         })
@@ -175,8 +185,30 @@ fn violation(e: &SarifEntry<'_>, index: usize, program: &SarifProgram<'_>, uri: 
     out
 }
 
-/// A physical location in the program: the file, and the line with its text as snippet.
-fn physical(uri: &str, line: Option<u32>, text: &str) -> Value {
+/// The program's files as SARIF artifacts (the program's own path for one file).
+fn artifacts(program: &SarifProgram<'_>, uri: &str) -> Value {
+    if program.sources.is_multi() {
+        let files: Vec<Value> = program
+            .sources
+            .files()
+            .iter()
+            .map(|f| json!({ "location": { "uri": uri_reference(&f.name) } }))
+            .collect();
+        Value::Array(files)
+    } else {
+        json!([{ "location": { "uri": uri } }])
+    }
+}
+
+/// A physical location in the program: the file (`file`, else the program's `uri`), and
+/// the line with its text as snippet.
+fn physical(program: &SarifProgram<'_>, uri: &str, file: Option<&str>, line: Option<u32>) -> Value {
+    let sources = program.sources;
+    let found = file.and_then(|f| sources.files().iter().position(|e| e.name == f));
+    let (uri, text) = match (file, found) {
+        (Some(f), Some(i)) => (uri_reference(f), sources.file_text(i)),
+        _ => (uri.to_owned(), sources.file_text(0)),
+    };
     let mut loc = json!({ "artifactLocation": { "uri": uri } });
     if let Some(line) = line.filter(|&l| l > 0) {
         let mut region = json!({ "startLine": line });
@@ -252,10 +284,10 @@ mod tests {
 
     const SPEC: &str = "// Locks are released.\nwildcard $1 : Lock;\nS -> ;\n";
 
-    fn program(text: &str) -> SarifProgram<'_> {
+    fn program(sources: &cfp_syntax::SourceSet) -> SarifProgram<'_> {
         SarifProgram {
             path: "src/My App.java",
-            text,
+            sources,
             tool_version: "0.1.0",
         }
     }
@@ -291,16 +323,19 @@ mod tests {
             word: vec!["$1.lock()".into()],
             trace: vec![
                 TraceJson {
+                    file: None,
                     line: 2,
                     text: "enter A.m".into(),
                     depth: 0,
                 },
                 TraceJson {
+                    file: None,
                     line: 3,
                     text: "l.lock()".into(),
                     depth: 1,
                 },
                 TraceJson {
+                    file: None,
                     line: 0,
                     text: "return".into(),
                     depth: 1,
@@ -315,8 +350,12 @@ mod tests {
             call_line: 3,
             method: "A.m".into(),
             exit_line: 4,
+            call_file: None,
         };
-        let log = sarif_log(&program(text), &[entry(&r, Some(&summary))]);
+        let log = sarif_log(
+            &program(&cfp_syntax::SourceSet::single("", text)),
+            &[entry(&r, Some(&summary))],
+        );
         let res = &log["runs"][0]["results"][0];
         assert_eq!(res["level"], "error");
         assert_eq!(res["ruleId"], "lock");
@@ -364,20 +403,23 @@ mod tests {
     fn unknown_is_a_note_and_verified_has_no_result() {
         let mut r = result(VerdictName::Unknown);
         r.reason = Some("the budget of 2 iterations is used up".into());
-        let log = sarif_log(&program(""), &[entry(&r, None)]);
+        let log = sarif_log(&program(&cfp_syntax::SourceSet::new()), &[entry(&r, None)]);
         let res = &log["runs"][0]["results"][0];
         assert_eq!(res["level"], "note");
         assert!(res["message"]["text"]
             .as_str()
             .is_some_and(|t| t.ends_with("the budget of 2 iterations is used up")));
         let ok = result(VerdictName::Verified);
-        let log = sarif_log(&program(""), &[entry(&ok, None)]);
+        let log = sarif_log(&program(&cfp_syntax::SourceSet::new()), &[entry(&ok, None)]);
         assert_eq!(log["runs"][0]["results"], json!([]));
         assert_eq!(log["version"], "2.1.0");
         // Two specs: two rules, the unknown's result points at the second.
         let mut second = entry(&r, None);
         second.rule_id = "lock-2";
-        let log = sarif_log(&program(""), &[entry(&ok, None), second]);
+        let log = sarif_log(
+            &program(&cfp_syntax::SourceSet::new()),
+            &[entry(&ok, None), second],
+        );
         assert_eq!(log["runs"][0]["tool"]["driver"]["rules"][1]["id"], "lock-2");
         assert_eq!(log["runs"][0]["results"][0]["ruleIndex"], 1);
         assert_eq!(

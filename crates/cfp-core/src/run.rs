@@ -27,7 +27,7 @@ pub struct Run<S: Solver> {
     confirm: Option<Sliced>,
     /// To start the confirming checker.
     spec: cfp_grammar::Grammar,
-    source: String,
+    source: cfp_syntax::SourceSet,
     options: CheckOptions,
     /// Iterations of the summarised slice's run, once it handed over.
     summarised_iterations: u32,
@@ -41,7 +41,7 @@ impl<S: Solver> Run<S> {
     pub(crate) fn new(
         program: Program,
         spec: cfp_grammar::Grammar,
-        source: String,
+        source: cfp_syntax::SourceSet,
         options: CheckOptions,
         solver: S,
         stop: Option<StopHook>,
@@ -77,7 +77,7 @@ impl<S: Solver> Run<S> {
 
     fn start(&mut self, program: Program, solver: S, stop: Option<StopHook>) {
         let mut checker = Checker::new(program, self.spec.clone(), self.options.clone(), solver)
-            .with_source(self.source.clone())
+            .with_sources(self.source.clone())
             .after_iterations(self.summarised_iterations);
         if let Some(hook) = stop {
             checker.set_stop_hook(hook);

@@ -17,16 +17,21 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// A whole source file: `package`/`import` lines are accepted and dropped.
+/// A whole source file (or the classes of several, merged by
+/// [`crate::sources::parse_sources`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CompilationUnit {
+    /// `package a.b;` as written (`None` for the default package or a merged unit).
+    pub package: Option<String>,
+    /// The non-static imports as written (`java.util.List`, `a.b.*`).
+    pub imports: Vec<String>,
     /// Top-level classes and interfaces, in source order.
     pub classes: Vec<ClassDecl>,
     /// The whole file.
     pub span: Span,
 }
 
-/// Modifiers that matter to the semantics; the rest (`public`, `final`, annotations,
+/// Modifiers that matter to the semantics; the rest (`final`, annotations,
 /// `synchronized`, …) are accepted and ignored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Modifiers {
@@ -34,6 +39,8 @@ pub struct Modifiers {
     pub is_static: bool,
     /// `abstract` (or a method without body in an interface)
     pub is_abstract: bool,
+    /// `public` (the `public-methods` harness calls these)
+    pub is_public: bool,
 }
 
 /// `class C extends B implements I, J { … }` or `interface I { … }`.

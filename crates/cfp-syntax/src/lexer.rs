@@ -13,10 +13,22 @@ pub use token::*;
 
 /// Split `text` into tokens. Never fails; errors are reported as diagnostics.
 pub fn lex(text: &str) -> Lexed {
+    lex_from(text, 0)
+}
+
+/// Split `text[start..]` into tokens whose spans are offsets into `text` (one file of a
+/// [`crate::sources::SourceSet`] is lexed this way inside the combined text). `start`
+/// must be a character boundary (0 when it is not).
+pub fn lex_from(text: &str, start: usize) -> Lexed {
+    let start = if text.is_char_boundary(start) {
+        start
+    } else {
+        0
+    };
     let mut lx = Lexer {
         text,
         bytes: text.as_bytes(),
-        pos: 0,
+        pos: start,
         out: Lexed::default(),
     };
     lx.run();

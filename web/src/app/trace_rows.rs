@@ -101,6 +101,7 @@ mod tests {
 
     fn step(line: u32, depth: usize, method: &str, text: &str) -> TraceLine {
         TraceLine {
+            file: None,
             line,
             text: text.to_owned(),
             depth,

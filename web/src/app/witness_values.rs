@@ -96,6 +96,7 @@ mod tests {
 
     fn step(text: &str) -> TraceLine {
         TraceLine {
+            file: None,
             line: 1,
             text: text.to_owned(),
             depth: 0,

@@ -1,7 +1,7 @@
 //! `cfp cfa PROGRAM --spec SPEC [--dot]`: the (instrumented) control-flow automata.
 
 use crate::error::{CliError, Exit};
-use crate::input::SourceFile;
+use crate::input::{ProgramFiles, SourceFile};
 use crate::output::print_stdout;
 use cfp_core::LowerOptions;
 use std::path::{Path, PathBuf};
@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 /// Arguments of `cfp cfa`.
 #[derive(clap::Args, Debug)]
 pub struct CfaArgs {
-    /// The program (Java subset).
-    pub program: PathBuf,
+    /// The program (Java subset): a file, or several files and directories read as one
+    /// program (as `cfp check`).
+    #[arg(required = true, value_name = "PROGRAM")]
+    pub program: Vec<PathBuf>,
     /// The API protocol. A file, or the name of a built-in protocol: lock, wakelock,
     /// wifilock, canvas, json (`cfp specs` shows them; a file of that name wins).
     #[arg(long)]
@@ -19,8 +21,10 @@ pub struct CfaArgs {
     #[arg(long)]
     pub dot: bool,
     /// Entry method (default: `main`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "harness")]
     pub entry: Option<String>,
+    #[command(flatten)]
+    pub harness: super::check::HarnessArgs,
     /// Show the CFAs before instrumentation (API calls not yet split by wildcard guards).
     #[arg(long)]
     pub no_instrument: bool,
@@ -32,10 +36,11 @@ pub struct CfaArgs {
 
 /// Run `cfp cfa`: the CFAs on stdout, or diagnostics on stderr and an error.
 pub fn run(args: &CfaArgs) -> Result<Exit, CliError> {
-    let (program, spec) = load(&args.program, &args.spec)?;
     let opts = LowerOptions {
         entry: args.entry.clone(),
+        harness: args.harness.request(),
     };
+    let (program, spec, opts) = load(&args.program, &args.spec, &opts)?;
     let (lowered, diags) = cfp_core::lower_program(&program.parsed.tree, &spec.parsed.tree, &opts);
     program.file.require_no_errors(&diags)?;
     let Some(lowered) = lowered else {
@@ -57,9 +62,9 @@ pub fn run(args: &CfaArgs) -> Result<Exit, CliError> {
         None => (shown, None),
     };
     let mut out = if args.dot {
-        cfp_core::render_dot(&shown, &program.file.text)
+        cfp_core::render_dot(&shown, program.file.sources.text())
     } else {
-        cfp_core::render_text(&shown, &program.file.text)
+        cfp_core::render_text(&shown, program.file.sources.text())
     };
     if let Some(h) = header {
         let comment = if args.dot { "//" } else { "#" };
@@ -70,48 +75,54 @@ pub fn run(args: &CfaArgs) -> Result<Exit, CliError> {
 }
 
 /// A source file and its parse.
-pub struct Loaded<T> {
+pub struct Loaded<F, T> {
     /// The file.
-    pub file: SourceFile,
+    pub file: F,
     /// Its tree and syntax diagnostics.
     pub parsed: cfp_syntax::Parsed<T>,
 }
 
-/// Read and parse a program and a protocol spec, reporting every syntax and spec
-/// diagnostic of both; an error when either cannot be read or has an error.
+/// The program (with its harness), the spec, and the options with the harness's entry.
+pub type LoadedInputs = (
+    Loaded<ProgramFiles, cfp_syntax::ast::CompilationUnit>,
+    Loaded<SourceFile, cfp_syntax::spec_ast::Spec>,
+    LowerOptions,
+);
+
+/// Read and parse a program (with the harness `opts` asks for) and a protocol spec,
+/// reporting every syntax and spec diagnostic of both; an error when either cannot be
+/// read or has an error. The options come back with the harness's entry.
 pub fn load(
-    program: &Path,
+    program: &[PathBuf],
     spec: &Path,
-) -> Result<
-    (
-        Loaded<cfp_syntax::ast::CompilationUnit>,
-        Loaded<cfp_syntax::spec_ast::Spec>,
-    ),
-    CliError,
-> {
-    let program_file = SourceFile::read(program)?;
+    opts: &LowerOptions,
+) -> Result<LoadedInputs, CliError> {
+    let program_files = ProgramFiles::read(program)?;
     let spec_file = crate::input::read_spec(spec)?;
     let spec_parsed = cfp_syntax::parse_spec(&spec_file.text);
     let spec_diags = cfp_syntax::spec_diagnostics(&spec_parsed, cfp_syntax::SpecUse::Protocol);
     let spec_bad = spec_file.report(&spec_diags);
-    let program_parsed = cfp_syntax::parse_program(&program_file.text);
-    let program_bad = program_file.report(&program_parsed.diagnostics);
-    let files: Vec<String> = [(&program_file, program_bad), (&spec_file, spec_bad)]
-        .into_iter()
-        .filter(|(_, bad)| *bad)
-        .map(|(f, _)| f.name.clone())
-        .collect();
+    let harnessed = cfp_core::parse_with_harness(program_files.sources, opts);
+    let program_files = ProgramFiles {
+        sources: harnessed.sources,
+        name: program_files.name,
+    };
+    let mut files = program_files.report(&harnessed.parsed.diagnostics);
+    if spec_bad {
+        files.push(spec_file.name.clone());
+    }
     if !files.is_empty() {
         return Err(CliError::Invalid { files });
     }
     Ok((
         Loaded {
-            file: program_file,
-            parsed: program_parsed,
+            file: program_files,
+            parsed: harnessed.parsed,
         },
         Loaded {
             file: spec_file,
             parsed: spec_parsed,
         },
+        harnessed.options,
     ))
 }

@@ -41,7 +41,7 @@
 //! step (parallel to `events`).
 
 use crate::error::{CliError, Exit};
-use crate::input::SourceFile;
+use crate::input::{ProgramFiles, SourceFile};
 use crate::output::print_stdout;
 use cfp_core::check::{CheckOptions, CheckStats, Event, StopCause, StopHook, TraceLine, Verdict};
 use cfp_core::refinement::Strategy;
@@ -61,8 +61,10 @@ use std::time::{Duration, Instant};
 /// Arguments of `cfp check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// The program (Java subset).
-    pub program: PathBuf,
+    /// The program (Java subset): a file, or several files and directories (their
+    /// `*.java` files, recursively) read as one program.
+    #[arg(required = true, value_name = "PROGRAM")]
+    pub program: Vec<PathBuf>,
     /// The API protocol. A file, or the name of a built-in protocol: lock, wakelock,
     /// wifilock, canvas, json (`cfp specs` shows them; a file of that name wins). Several
     /// `--spec`: the program is checked against each (each with the whole `--timeout`),
@@ -91,8 +93,10 @@ pub struct CheckArgs {
     #[arg(long)]
     pub stats: bool,
     /// Entry method (default: `main`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "harness")]
     pub entry: Option<String>,
+    #[command(flatten)]
+    pub harness: HarnessArgs,
     /// The z3 executable (default: `$CFP_Z3`, then `target/tools/z3/bin/z3`, then PATH).
     #[arg(long, value_name = "PATH")]
     pub z3: Option<PathBuf>,
@@ -122,6 +126,31 @@ pub struct CheckArgs {
     /// through one on the `exact` slice; `exact` only drops statements nothing reads; `off`.
     #[arg(long, value_name = "MODE", value_enum, default_value = "summarise")]
     pub slice: SliceArg,
+}
+
+/// `--harness` and `--harness-class` (shared by `check` and `cfa`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct HarnessArgs {
+    /// Start from a generated driver instead of `main`: `android-activity` walks the
+    /// Android lifecycle of every class extending an activity (the process may be killed
+    /// after onPause or onStop); `public-methods` calls a class's public methods in any
+    /// order, any number of times, on one instance. The driver is shown by `cfp cfa`.
+    #[arg(long, value_name = "KIND", value_parser = ["android-activity", "public-methods"])]
+    pub harness: Option<String>,
+    /// The classes the harness drives (default: every class that fits).
+    #[arg(long, value_name = "CLASS", requires = "harness")]
+    pub harness_class: Vec<String>,
+}
+
+impl HarnessArgs {
+    /// The core's request.
+    pub fn request(&self) -> Option<cfp_core::harness::HarnessRequest> {
+        let kind = cfp_core::harness::HarnessKind::from_name(self.harness.as_deref()?)?;
+        Some(cfp_core::harness::HarnessRequest {
+            kind,
+            classes: self.harness_class.clone(),
+        })
+    }
 }
 
 /// Values of `--format`.
@@ -198,7 +227,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         // No single SMT script may outlive the whole budget.
         opts.smt_timeout_ms = Some(u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
     }
-    let program = SourceFile::read(&args.program)?;
+    let mut program = ProgramFiles::read(&args.program)?;
     let specs: Vec<SourceFile> = args
         .spec
         .iter()
@@ -212,21 +241,21 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
     }
     let lower = LowerOptions {
         entry: args.entry.clone(),
+        harness: args.harness.request(),
     };
     // Every input's diagnostics first, before any check runs.
     let mut prepared = Vec::with_capacity(specs.len());
     let mut bad: Vec<String> = Vec::new();
     for spec in &specs {
-        match cfp_core::prepare(&program.text, &spec.text, &lower) {
+        match cfp_core::prepare_sources(program.sources.clone(), &spec.text, &lower) {
             Ok(p) => {
                 report(&program, spec, p.warnings());
                 prepared.push(p);
             }
             Err(diags) => {
-                report(&program, spec, &diags.items);
-                for (f, which) in [(&program, InputFile::Program), (spec, InputFile::Spec)] {
-                    if diags.errors().any(|d| d.file == which) && !bad.contains(&f.name) {
-                        bad.push(f.name.clone());
+                for name in report(&program, spec, &diags.items) {
+                    if !bad.contains(&name) {
+                        bad.push(name);
                     }
                 }
             }
@@ -234,6 +263,10 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
     }
     if !bad.is_empty() {
         return Err(CliError::Invalid { files: bad });
+    }
+    // The files as prepared: with the harness's, when there is one.
+    if let Some(p) = prepared.first() {
+        program.sources = p.sources().clone();
     }
     // The record is written after the run: refuse an unwritable path before spending it.
     if let Some(path) = &args.record {
@@ -289,7 +322,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
                 .collect();
             let tool = cfp_core::report_sarif::SarifProgram {
                 path: &program.name,
-                text: &program.text,
+                sources: &program.sources,
                 tool_version: env!("CARGO_PKG_VERSION"),
             };
             serde_json::to_string_pretty(&cfp_core::report_sarif::sarif_log(&tool, &entries))?
@@ -385,7 +418,7 @@ fn rule_ids(args: &CheckArgs, runs: &[SpecRun<'_>]) -> Vec<String> {
 /// Check `program` against one prepared spec: start z3, drive the loop, write the record.
 fn check_one<'a>(
     args: &CheckArgs,
-    program: &SourceFile,
+    program: &ProgramFiles,
     spec: &'a SourceFile,
     prepared: Prepared,
     opts: CheckOptions,
@@ -410,7 +443,7 @@ fn check_one<'a>(
     if let Some(path) = &args.record {
         let record = RecordFile {
             version: RECORD_VERSION,
-            program: recorded(program),
+            program: recorded_program(program),
             spec: recorded(spec),
             options,
             events: outcome.events.iter().collect(),
@@ -574,15 +607,22 @@ struct Outcome {
     smt: Duration,
 }
 
-/// Print the diagnostics of both inputs, each against its own file.
-fn report(program: &SourceFile, spec: &SourceFile, items: &[InputDiagnostic]) {
+/// Print the diagnostics of both inputs, each against its own file; the names of the
+/// files with errors.
+fn report(program: &ProgramFiles, spec: &SourceFile, items: &[InputDiagnostic]) -> Vec<String> {
+    let mut bad = Vec::new();
     for d in items {
-        let file = match d.file {
-            InputFile::Program => program,
-            InputFile::Spec => spec,
-        };
-        file.report(std::slice::from_ref(&d.diagnostic));
+        let one = std::slice::from_ref(&d.diagnostic);
+        match d.file {
+            InputFile::Program => bad.extend(program.report(one)),
+            InputFile::Spec => {
+                if spec.report(one) {
+                    bad.push(spec.name.clone());
+                }
+            }
+        }
     }
+    bad
 }
 
 /// Run the CEGAR loop event by event, timing each step and stopping at the deadline.
@@ -635,6 +675,13 @@ fn drive(
     }
 }
 
+fn recorded_program(p: &ProgramFiles) -> RecordedFile {
+    RecordedFile {
+        path: p.name.clone(),
+        text: p.sources.text().to_owned(),
+    }
+}
+
 fn recorded(f: &SourceFile) -> RecordedFile {
     RecordedFile {
         path: f.name.clone(),
@@ -649,18 +696,21 @@ struct TimingsJson {
     step_ms: Vec<f64>,
 }
 
-/// One trace line as `L12  text of line 12`, indented by its depth.
-fn trace_line(t: &TraceLine, file: &SourceFile) -> String {
+/// One trace line as `L12  text of line 12` (`src/A.java:12  …` when the program has
+/// several files), indented by its depth.
+fn trace_line(t: &TraceLine, program: &ProgramFiles) -> String {
     let indent = "  ".repeat(t.depth + 1);
-    let source = usize::try_from(t.line)
-        .ok()
-        .filter(|&l| l > 0)
-        .and_then(|l| file.text.lines().nth(l - 1))
+    let source = program
+        .line_text(t.file.as_deref(), t.line)
         .map(str::trim)
         .filter(|s| !s.is_empty());
+    let at = match &t.file {
+        Some(f) => format!("{f}:{}", t.line),
+        None => format!("L{:<4}", t.line),
+    };
     match source {
-        Some(s) if s != t.text => format!("{indent}L{:<4} {s}    [{}]\n", t.line, t.text),
-        Some(s) => format!("{indent}L{:<4} {s}\n", t.line),
+        Some(s) if s != t.text => format!("{indent}{at} {s}    [{}]\n", t.text),
+        Some(s) => format!("{indent}{at} {s}\n"),
         None => format!("{indent}{}\n", t.text),
     }
 }
@@ -668,7 +718,7 @@ fn trace_line(t: &TraceLine, file: &SourceFile) -> String {
 fn render_text(
     v: &Verdict,
     reason_text: Option<&str>,
-    file: &SourceFile,
+    file: &ProgramFiles,
     stats: Option<&StatsJson>,
 ) -> String {
     let mut out = String::new();

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// Arguments of `cfp parse`.
 #[derive(clap::Args, Debug)]
 pub struct ParseArgs {
-    /// Files to parse.
+    /// Files to parse; a directory stands for the `*.java` files under it.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Force the language instead of guessing it from the file extension.
@@ -27,7 +27,7 @@ pub fn run(args: &ParseArgs) -> Result<Exit, CliError> {
     let mut bad: Vec<String> = Vec::new();
     let mut unreadable: Option<CliError> = None;
     let mut reports = Vec::new();
-    for path in &args.files {
+    for path in &crate::input::expand_paths(&args.files)? {
         let file = match SourceFile::read(path) {
             Ok(f) => f,
             Err(e) => {

@@ -29,11 +29,12 @@ impl<S: Solver> Checker<S> {
         };
         self.prev_grammar = Some((nts, prods));
         let macros = self.session.macros();
-        let pcfas =
-            self.pcfa_views
-                .next(&self.program, &self.pcfas, self.source.as_deref(), &|t| {
-                    macros.expand(t).to_string()
-                });
+        let pcfas = self.pcfa_views.next(
+            &self.program,
+            &self.pcfas,
+            self.sources.as_ref().map(|s| s.text()),
+            &|t| macros.expand(t).to_string(),
+        );
         Event::GrammarBuilt {
             iteration: self.iteration,
             grammar: g.to_string(),
@@ -46,10 +47,7 @@ impl<S: Solver> Checker<S> {
     }
 
     pub(super) fn trace_lines(&self, nt: &NestedTrace) -> Vec<TraceLine> {
-        let index = self
-            .source
-            .as_deref()
-            .map(|s| (s, cfp_syntax::span::LineIndex::new(s)));
+        let sources = self.sources.as_ref();
         let mut depth = 0usize;
         let mut out = Vec::new();
         for s in &nt.steps {
@@ -72,11 +70,16 @@ impl<S: Solver> Checker<S> {
                 }
                 _ => String::new(),
             };
-            let line = match &index {
-                Some((src, ix)) if !(s.span.start == 0 && s.span.end == 0) => {
-                    ix.line_col(src, s.span.start as usize).line
+            let (file, line) = match sources {
+                Some(set) if !(s.span.start == 0 && s.span.end == 0) => {
+                    match set.locate(s.span.start as usize) {
+                        Some((i, lc)) => {
+                            (set.is_multi().then(|| set.files()[i].name.clone()), lc.line)
+                        }
+                        None => (None, 0),
+                    }
                 }
-                _ => 0,
+                _ => (None, 0),
             };
             let text = if matches!(s.kind, StepKind::Return { .. }) {
                 format!("return from {}", self.method_name(s.before.method))
@@ -84,6 +87,7 @@ impl<S: Solver> Checker<S> {
                 text
             };
             out.push(TraceLine {
+                file,
                 line,
                 text,
                 depth,

@@ -37,7 +37,7 @@ pub struct Checker<S: Solver> {
     spec: cfp_grammar::Grammar,
     opts: CheckOptions,
     session: Session<S>,
-    source: Option<String>,
+    sources: Option<cfp_syntax::SourceSet>,
     pcfas: Pcfas,
     iteration: u32,
     stop: Option<StopCause>,
@@ -83,7 +83,7 @@ impl<S: Solver> Checker<S> {
             spec,
             opts,
             session,
-            source: None,
+            sources: None,
             pcfas,
             iteration: 0,
             stop: None,
@@ -107,8 +107,14 @@ impl<S: Solver> Checker<S> {
     }
 
     /// Attach the program's source text: trace lines then carry line numbers.
-    pub fn with_source(mut self, text: impl Into<String>) -> Self {
-        self.source = Some(text.into());
+    pub fn with_source(self, text: impl Into<String>) -> Self {
+        self.with_sources(cfp_syntax::SourceSet::single("", text))
+    }
+
+    /// Attach the program's source files (spans point into their combined text): trace
+    /// lines then carry line numbers, and the file's name when there are several.
+    pub fn with_sources(mut self, sources: cfp_syntax::SourceSet) -> Self {
+        self.sources = Some(sources);
         self
     }
 
@@ -630,7 +636,7 @@ impl<S: Solver> Checker<S> {
                     .and_then(|w| i64::try_from(interpreter_address(w.address, base)).ok())
             })
             .collect();
-        let summary = summary::summarize(&word, &trace, &self.spec, self.source.as_deref());
+        let summary = summary::summarize(&word, &trace, &self.spec, self.sources.as_ref());
         Stop::Verdict(Box::new(Verdict::Violation {
             iterations: it,
             counterexample: Violation {

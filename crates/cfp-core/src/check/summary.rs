@@ -12,6 +12,7 @@
 use super::types::{TraceLine, ViolationSummary};
 use cfp_grammar::earley::word_of_names;
 use cfp_grammar::Grammar;
+use cfp_syntax::SourceSet;
 
 /// Longest completion searched for (terminals).
 const MAX_COMPLETION: usize = 4;
@@ -19,13 +20,13 @@ const MAX_COMPLETION: usize = 4;
 /// Longest source excerpt quoted (characters).
 const MAX_EXCERPT: usize = 60;
 
-/// The summary of a violation with `word`, its `trace`, against `spec`; `source` is the
-/// program text (quoted by line when known).
+/// The summary of a violation with `word`, its `trace`, against `spec`; `sources` are the
+/// program's files (quoted by line when known).
 pub(super) fn summarize(
     word: &[String],
     trace: &[TraceLine],
     spec: &Grammar,
-    source: Option<&str>,
+    sources: Option<&SourceSet>,
 ) -> ViolationSummary {
     // The steps that emit the word's symbols, in order (a step may emit several).
     let events: Vec<usize> = trace
@@ -52,8 +53,16 @@ pub(super) fn summarize(
         };
     };
     let quote = |step: &TraceLine| -> String {
-        let line = source
-            .and_then(|s| s.lines().nth(step.line.checked_sub(1)? as usize))
+        let line = sources
+            .and_then(|s| {
+                let file = match &step.file {
+                    Some(name) => s.files().iter().position(|f| &f.name == name)?,
+                    None => 0,
+                };
+                s.file_text(file)
+                    .lines()
+                    .nth(step.line.checked_sub(1)? as usize)
+            })
             .map(|l| l.trim().trim_end_matches(';').trim())
             .filter(|l| !l.is_empty());
         match line {
@@ -74,13 +83,14 @@ pub(super) fn summarize(
         };
         return ViolationSummary {
             text: format!(
-                "{} at line {} ({}) calls `{}`, which the protocol does not allow {after}.",
+                "{} at {} ({}) calls `{}`, which the protocol does not allow {after}.",
                 quote(step),
-                step.line,
+                at_line(step.file.as_deref(), step.line),
                 step.method,
                 word[viable]
             ),
             call_line: step.line,
+            call_file: step.file.clone(),
             method: step.method.clone(),
             exit_line: 0,
         };
@@ -120,25 +130,38 @@ pub(super) fn summarize(
                 && t.line > 0
                 && !t.text.starts_with("return from ")
         })
-        .map_or(step.line, |t| t.line);
+        .map_or((step.file.as_deref(), step.line), |t| {
+            (t.file.as_deref(), t.line)
+        });
+    // The exit is named by its line alone when it is in the call's file.
+    let exit_at = at_line(exit.0.filter(|f| Some(*f) != step.file.as_deref()), exit.1);
     let returns = trace[last..]
         .iter()
         .any(|t| t.text == format!("return from {}", step.method));
     let ending = if returns {
-        format!("{} returns after line {exit}", step.method)
+        format!("{} returns after {exit_at}", step.method)
     } else {
-        format!("the program ends after line {exit}")
+        format!("the program ends after {exit_at}")
     };
     ViolationSummary {
         text: format!(
-            "{} at line {} ({}) is never followed by {need_text}: {ending} without it.",
+            "{} at {} ({}) is never followed by {need_text}: {ending} without it.",
             quote(step),
-            step.line,
+            at_line(step.file.as_deref(), step.line),
             step.method
         ),
         call_line: step.line,
+        call_file: step.file.clone(),
         method: step.method.clone(),
-        exit_line: exit,
+        exit_line: exit.1,
+    }
+}
+
+/// "line 8", or "src/A.java:8" when the program has several files.
+fn at_line(file: Option<&str>, line: u32) -> String {
+    match file {
+        Some(f) => format!("{f}:{line}"),
+        None => format!("line {line}"),
     }
 }
 
@@ -153,6 +176,7 @@ mod tests {
 
     fn step(line: u32, text: &str, depth: usize, method: &str) -> TraceLine {
         TraceLine {
+            file: None,
             line,
             text: text.into(),
             depth,
@@ -170,7 +194,12 @@ mod tests {
             step(4, "assume skip", 1, "Main.process"),
             step(12, "return from Main.process", 0, "Main.main"),
         ];
-        let s = summarize(&["$1.lock()".into()], &trace, &spec(), Some(SOURCE));
+        let s = summarize(
+            &["$1.lock()".into()],
+            &trace,
+            &spec(),
+            Some(&SourceSet::single("", SOURCE)),
+        );
         assert_eq!(
             s.text,
             "`l.lock()` at line 3 (Main.process) is never followed by `$1.unlock()`: \
@@ -190,7 +219,7 @@ mod tests {
             &["$1.unlock()".into(), "$1.lock()".into()],
             &trace,
             &spec(),
-            Some(SOURCE),
+            Some(&SourceSet::single("", SOURCE)),
         );
         assert_eq!(
             s.text,
@@ -211,7 +240,7 @@ mod tests {
         let word: Vec<String> = ["$1.lock()", "$1.lock()", "$1.unlock()"]
             .map(String::from)
             .to_vec();
-        let s = summarize(&word, &trace, &spec(), Some(SOURCE));
+        let s = summarize(&word, &trace, &spec(), Some(&SourceSet::single("", SOURCE)));
         assert_eq!(
             s.text,
             "`l.lock()` at line 3 (Main.process) is never followed by `$1.unlock()`: \

@@ -49,7 +49,10 @@ impl Default for CheckOptions {
 /// One line of a (nested) counterexample trace, as shown to users.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceLine {
-    /// 1-based source line (0 when the step has no source position).
+    /// The file of the line, when the program has several (`cfp check src/ models/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based line of its file (0 when the step has no source position).
     #[serde(default)]
     pub line: u32,
     /// What the step does (`l.lock()`, `assume x > 0`, `call acquire`, `return`, ...).
@@ -314,6 +317,9 @@ pub struct ViolationSummary {
     /// ends too early (0: none).
     #[serde(default)]
     pub call_line: u32,
+    /// The file of `call_line`, when the program has several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_file: Option<String>,
     /// The method making that call.
     #[serde(default)]
     pub method: String,

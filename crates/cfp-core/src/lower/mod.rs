@@ -94,6 +94,9 @@ use method::{lower_method, lower_root};
 pub struct LowerOptions {
     /// Entry method (`name` or `Class.name`); `main` when `None`.
     pub entry: Option<String>,
+    /// A generated driver to start from instead ([`crate::harness`]; applied by
+    /// [`crate::prepare::parse_with_harness`], which sets `entry` to it).
+    pub harness: Option<crate::harness::HarnessRequest>,
 }
 
 /// Lower `unit` against the API of `spec`. Returns the program unless an error

@@ -555,7 +555,14 @@ fn no_panic_on_truncated_programs() {
             let text = &src[..cut];
             let unit = cfp_syntax::parse_program(text).tree;
             for entry in [None, Some("work".to_string())] {
-                let (p, _) = crate::lower_program(&unit, &spec, &crate::LowerOptions { entry });
+                let (p, _) = crate::lower_program(
+                    &unit,
+                    &spec,
+                    &crate::LowerOptions {
+                        entry,
+                        ..Default::default()
+                    },
+                );
                 if let Some(p) = p {
                     let i = instrument(&p);
                     let _ = render_text(&i, text);

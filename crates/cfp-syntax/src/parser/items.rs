@@ -13,10 +13,13 @@ impl<'a> Parser<'a> {
     /// The whole file.
     pub(super) fn compilation_unit(&mut self) -> CompilationUnit {
         let mut classes = Vec::new();
-        // `package a.b;` and `import [static] a.b.*;` are accepted and dropped.
+        let mut imports = Vec::new();
+        // `package a.b;` and `import [static] a.b.*;` are recorded (for the messages
+        // about source trees) and otherwise ignored.
+        let mut package = None;
         if self.at_kw(Keyword::Package) {
             self.bump();
-            self.qualified_name(false);
+            package = Some(self.qualified_name(false));
             self.expect_semi();
         }
         loop {
@@ -25,8 +28,11 @@ impl<'a> Parser<'a> {
             }
             if self.at_kw(Keyword::Import) {
                 self.bump();
-                self.eat_kw(Keyword::Static);
-                self.qualified_name(true);
+                let is_static = self.eat_kw(Keyword::Static);
+                let name = self.qualified_name(true);
+                if !is_static {
+                    imports.push(name);
+                }
                 self.expect_semi();
                 continue;
             }
@@ -61,20 +67,25 @@ impl<'a> Parser<'a> {
             }
         }
         CompilationUnit {
+            package,
+            imports,
             classes,
-            span: Span::new(0, self.text.len()),
+            span: Span::new(self.start, self.text.len()),
         }
     }
 
-    /// `a.b.c` (with a trailing `.*` when `star_ok`).
-    fn qualified_name(&mut self, star_ok: bool) {
-        self.expect_ident();
+    /// `a.b.c` (with a trailing `.*` when `star_ok`), as written without spaces.
+    fn qualified_name(&mut self, star_ok: bool) -> String {
+        let mut name = self.expect_ident().name;
         while self.eat(TokenKind::Dot) {
+            name.push('.');
             if star_ok && self.eat(TokenKind::Star) {
+                name.push('*');
                 break;
             }
-            self.expect_ident();
+            name.push_str(&self.expect_ident().name);
         }
+        name
     }
 
     /// Modifiers and annotations; `static`/`abstract` are recorded.
@@ -84,9 +95,9 @@ impl<'a> Parser<'a> {
             match self.kind() {
                 TokenKind::Keyword(Keyword::Static) => m.is_static = true,
                 TokenKind::Keyword(Keyword::Abstract) => m.is_abstract = true,
+                TokenKind::Keyword(Keyword::Public) => m.is_public = true,
                 TokenKind::Keyword(
-                    Keyword::Public
-                    | Keyword::Private
+                    Keyword::Private
                     | Keyword::Protected
                     | Keyword::Final
                     | Keyword::Native

@@ -20,7 +20,7 @@ mod types;
 
 use crate::ast::{CompilationUnit, Ident};
 use crate::diagnostic::Diagnostic;
-use crate::lexer::{lex, Keyword, Token, TokenKind};
+use crate::lexer::{lex_from, Keyword, Token, TokenKind};
 use crate::span::Span;
 use crate::Parsed;
 
@@ -44,8 +44,26 @@ pub const ERROR_NAME: &str = "<error>";
 /// Parse a whole program (one Java source file). Never fails: the result holds the
 /// (possibly partial) tree and all lexical and syntax diagnostics in source order.
 pub fn parse_program(text: &str) -> Parsed<CompilationUnit> {
-    let lexed = lex(text);
+    parse_program_in(text, 0..text.len())
+}
+
+/// Parse the file occupying `range` of `text` (one file of a
+/// [`crate::sources::SourceSet`]); every span of the tree and of the diagnostics is an
+/// offset into `text`. A range outside `text` or off character boundaries parses
+/// nothing.
+pub fn parse_program_in(text: &str, range: std::ops::Range<usize>) -> Parsed<CompilationUnit> {
+    let (start, end) = if range.start <= range.end
+        && text.is_char_boundary(range.start)
+        && text.is_char_boundary(range.end)
+    {
+        (range.start, range.end)
+    } else {
+        (text.len(), text.len())
+    };
+    let text = &text[..end];
+    let lexed = lex_from(text, start);
     let mut p = Parser {
+        start,
         text,
         toks: lexed.tokens,
         strings: lexed.strings,
@@ -69,6 +87,9 @@ pub fn parse_program(text: &str) -> Parsed<CompilationUnit> {
 }
 
 pub(crate) struct Parser<'a> {
+    /// Where the file starts in `text` (0 unless it is one file of a source set).
+    start: usize,
+    /// The text up to the end of the file.
     text: &'a str,
     /// Tokens; the last one is always `Eof`.
     toks: Vec<Token>,

@@ -1,0 +1,7 @@
+package util.concurrent;
+
+public class Lock {
+    public void lock() {}
+
+    public void unlock() {}
+}
