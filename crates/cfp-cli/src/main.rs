@@ -72,6 +72,13 @@ enum Command {
     /// `cfp specs lock > my.cfg` starts a spec of one's own. Exit 0, or 3 for an unknown
     /// name.
     Specs(commands::specs::SpecsArgs),
+    /// List the built-in library models (ReentrantReadWriteLock, PowerManager and its
+    /// WakeLock, WifiManager and its WifiLock) with their classes, or print one.
+    ///
+    /// A model is added to a program that mentions one of its classes and defines none of
+    /// them; `--models DIR` adds models of one's own, `--no-models` leaves the built-ins
+    /// out. Exit 0, or 3 for an unknown name.
+    Models(commands::models::ModelsArgs),
 }
 
 impl Command {
@@ -84,6 +91,7 @@ impl Command {
             Command::Include(_) => "include",
             Command::Share(_) => "share",
             Command::Specs(_) => "specs",
+            Command::Models(_) => "models",
         }
     }
 
@@ -95,6 +103,7 @@ impl Command {
             Command::Include(args) => commands::include::run(args),
             Command::Share(args) => commands::share::run(args),
             Command::Specs(args) => commands::specs::run(args),
+            Command::Models(args) => commands::models::run(args),
         }
     }
 }

@@ -8,8 +8,22 @@
 //! declared type (a spec without `wildcard` lines) matches any receiver by name and arity.
 
 use crate::ir::TerminalId;
-use cfp_syntax::spec_ast::{Spec, Symbol, Terminal};
+use cfp_syntax::spec_ast::{Spec, Symbol, TermArg, Terminal};
 use std::collections::BTreeMap;
+
+/// Supertypes of the APIs' classes outside the program (the JDK's), by simple name: a
+/// call through one of them (`Lock l = new ReentrantLock(); l.lock()`) may be a call of
+/// the API.
+pub const KNOWN_SUPERTYPES: &[(&str, &[&str])] = &[
+    ("ReentrantLock", &["Lock"]),
+    ("ReadLock", &["Lock"]),
+    ("WriteLock", &["Lock"]),
+];
+
+/// True when terminal `t` is written with `arity` arguments, or with `(..)`.
+pub fn takes(t: &Terminal, arity: usize) -> bool {
+    t.args == [TermArg::Rest] || t.args.len() == arity
+}
 
 /// The spec's terminals and wildcard types, indexed for API-call detection.
 #[derive(Clone, Debug, Default)]
@@ -83,6 +97,28 @@ impl ApiTable {
             .collect()
     }
 
+    /// Terminals `$k.method(…)` with `arity` arguments whose receiver type has `ty` among
+    /// its supertypes, as `supers` gives them (with [`KNOWN_SUPERTYPES`]): a call through
+    /// an interface the API's class implements. Treating it as an API call is sound: when
+    /// the receiver is the wildcard's object, the call is that object's.
+    pub fn matching_through_super(
+        &self,
+        ty: &str,
+        method: &str,
+        arity: usize,
+        supers: &dyn Fn(&str) -> Vec<String>,
+    ) -> Vec<TerminalId> {
+        self.select(method, arity, |t| {
+            self.receiver_type(t).is_some_and(|w| {
+                w != ty
+                    && (supers(w).iter().any(|s| s == ty)
+                        || KNOWN_SUPERTYPES
+                            .iter()
+                            .any(|(c, ss)| *c == w && ss.contains(&ty)))
+            })
+        })
+    }
+
     /// Terminals matching by method name and arity only.
     pub fn matching_untyped(&self, method: &str, arity: usize) -> Vec<TerminalId> {
         self.select(method, arity, |_| true)
@@ -97,7 +133,7 @@ impl ApiTable {
         self.terminals
             .iter()
             .enumerate()
-            .filter(|(_, t)| t.method == method && t.args.len() == arity && ok(t))
+            .filter(|(_, t)| t.method == method && takes(t, arity) && ok(t))
             .map(|(i, _)| TerminalId(i as u32))
             .collect()
     }

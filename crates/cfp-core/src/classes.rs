@@ -254,10 +254,16 @@ impl<'a> ClassTable<'a> {
             let mut supers: Vec<&TypeRef> = decl.extends.iter().collect();
             supers.extend(decl.implements.iter());
             for (k, s) in supers.into_iter().enumerate() {
-                let TypeKind::Named { name, .. } = &s.kind else {
+                let TypeKind::Named {
+                    name, qualifier, ..
+                } = &s.kind
+                else {
                     continue;
                 };
-                match self.class_by_name(name) {
+                // `class Listener implements Storage.Listener`: a qualified supertype of
+                // the class's own name is another class, outside the program.
+                let own_qualified = !qualifier.is_empty() && *name == decl.name.name;
+                match self.class_by_name(name).filter(|_| !own_qualified) {
                     Some(c) if c.index() == i => {
                         self.diagnostics.push(Diagnostic::error(
                             "cyclic-inheritance",

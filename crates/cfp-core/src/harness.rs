@@ -11,14 +11,18 @@
 //!   any `onPause` or `onStop` (the execution then ends there: its calls must form a
 //!   complete word of the protocol). Only the callbacks the class (or a superclass in
 //!   the program) defines are called.
-//! * [`HarnessKind::PublicMethods`]: a most-general client: one instance (from each
-//!   constructor of the class, or the default one), then its public methods in any order,
-//!   any number of times.
+//! * [`HarnessKind::PublicMethods`]: a most-general client of each class that can be
+//!   built without an enclosing instance: one instance (from any of its constructors that
+//!   is not private; an abstract class through a subclass of the harness, whose abstract
+//!   methods then do nothing), then its public methods (when it has none: those that are
+//!   not private; static ones included) in any order, any number of times.
 //!
 //! Every argument of a callback or method is an arbitrary value, fresh at each call
 //! (the result of a call to a class outside the program).
 
-use cfp_syntax::ast::{ClassDecl, CompilationUnit, Member, MethodDecl, Param, TypeKind};
+use cfp_syntax::ast::{
+    ClassDecl, CompilationUnit, ConstructorDecl, Member, MethodDecl, Param, TypeKind,
+};
 use std::fmt::Write as _;
 
 /// Which driver to generate.
@@ -112,22 +116,25 @@ pub fn generate(
     req: &HarnessRequest,
 ) -> Result<Harness, HarnessError> {
     let mut classes: Vec<&ClassDecl> = Vec::new();
+    let mut inner: Vec<bool> = Vec::new();
     for c in &unit.classes {
-        flatten(c, &mut classes);
+        flatten(c, None, &mut classes, &mut inner);
     }
-    let program = Classes { classes, text };
+    let program = Classes {
+        classes,
+        inner,
+        text,
+    };
     let kind = req.kind.name();
     let wanted: Vec<&ClassDecl> = if req.classes.is_empty() {
         let fits: Vec<&ClassDecl> = program
             .classes
             .iter()
             .copied()
-            .filter(|c| !c.is_interface && !c.modifiers.is_abstract)
+            .filter(|c| !c.is_interface)
             .filter(|c| match req.kind {
-                HarnessKind::AndroidActivity => program.is_activity(c),
-                HarnessKind::PublicMethods => {
-                    c.modifiers.is_public && !program.public_methods(c).is_empty()
-                }
+                HarnessKind::AndroidActivity => !c.modifiers.is_abstract && program.is_activity(c),
+                HarnessKind::PublicMethods => program.drivable(c),
             })
             .collect();
         if fits.is_empty() {
@@ -138,8 +145,8 @@ pub fn generate(
                         superclass outside the program named `…Activity`); name one with \
                         --harness-class"
                         .to_owned(),
-                    HarnessKind::PublicMethods => "no public class has a public method; name \
-                        one with --harness-class"
+                    HarnessKind::PublicMethods => "no class (top-level or static nested, with a \
+                        constructor that is not private) has a method that is not private"
                         .to_owned(),
                 },
             });
@@ -162,6 +169,7 @@ pub fn generate(
     let mut g = Gen {
         out: String::new(),
         any,
+        driver: driver.clone(),
         program: &program,
     };
     let _ = writeln!(
@@ -187,14 +195,20 @@ pub fn generate(
         }
     }
     let _ = writeln!(g.out, "    }}");
+    let mut extra = String::new();
     for (c, d) in wanted.iter().zip(&drivers) {
         let _ = writeln!(g.out);
         match req.kind {
             HarnessKind::AndroidActivity => g.activity(c, d),
-            HarnessKind::PublicMethods => g.client(c, d),
+            HarnessKind::PublicMethods => {
+                if let Some(sub) = g.client(c, d) {
+                    extra.push_str(&sub);
+                }
+            }
         }
     }
     let _ = writeln!(g.out, "}}");
+    g.out.push_str(&extra);
     Ok(Harness {
         file_name: format!("<harness:{kind}>"),
         text: g.out,
@@ -214,11 +228,19 @@ fn fresh_name(base: &str, taken: &dyn Fn(&str) -> bool) -> String {
     name
 }
 
-fn flatten<'a>(c: &'a ClassDecl, out: &mut Vec<&'a ClassDecl>) {
+/// `c` and its nested classes, and for each whether it is an inner class (nested, not
+/// static, not in an interface: it needs an enclosing instance).
+fn flatten<'a>(
+    c: &'a ClassDecl,
+    outer: Option<&ClassDecl>,
+    out: &mut Vec<&'a ClassDecl>,
+    inner: &mut Vec<bool>,
+) {
     out.push(c);
+    inner.push(outer.is_some_and(|o| !o.is_interface) && !c.modifiers.is_static && !c.is_interface);
     for m in &c.members {
-        if let Member::Class(inner) = m {
-            flatten(inner, out);
+        if let Member::Class(nested) = m {
+            flatten(nested, Some(c), out, inner);
         }
     }
 }
@@ -226,6 +248,8 @@ fn flatten<'a>(c: &'a ClassDecl, out: &mut Vec<&'a ClassDecl>) {
 /// The program's classes (nested ones flattened) and their text.
 struct Classes<'a> {
     classes: Vec<&'a ClassDecl>,
+    /// Parallel to `classes`: inner classes (see [`flatten`]).
+    inner: Vec<bool>,
     text: &'a str,
 }
 
@@ -277,27 +301,54 @@ impl<'a> Classes<'a> {
         })
     }
 
-    /// The public instance methods with a body of `c` (its own first, then inherited
-    /// ones it does not override), in source order.
-    fn public_methods(&self, c: &'a ClassDecl) -> Vec<&'a MethodDecl> {
-        let mut out: Vec<&MethodDecl> = Vec::new();
-        for k in self.chain(c) {
+    /// True when the `public-methods` harness can drive `c`: a class that needs no
+    /// enclosing instance, can be constructed (a constructor that is not private, or
+    /// none) and has methods to call.
+    fn drivable(&self, c: &'a ClassDecl) -> bool {
+        let inner = self
+            .classes
+            .iter()
+            .position(|k| std::ptr::eq(*k, c))
+            .is_some_and(|i| self.inner[i]);
+        let ctors: Vec<&ConstructorDecl> = constructors(c);
+        !c.is_interface
+            && !inner
+            && (ctors.is_empty() || ctors.iter().any(|k| !k.modifiers.is_private))
+            && !self.client_methods(c).is_empty()
+    }
+
+    /// The methods a client of `c` calls, in source order: its public methods with a body
+    /// (instance ones, own first and then inherited ones it does not override, and static
+    /// ones); when it has none, those that are not private.
+    fn client_methods(&self, c: &'a ClassDecl) -> Vec<&'a MethodDecl> {
+        let mut all: Vec<&MethodDecl> = Vec::new();
+        for (depth, k) in self.chain(c).into_iter().enumerate() {
             for m in &k.members {
                 if let Member::Method(md) = m {
-                    let overridden = out
+                    let overridden = all
                         .iter()
                         .any(|o| o.name.name == md.name.name && o.params.len() == md.params.len());
-                    if md.modifiers.is_public
-                        && !md.modifiers.is_static
-                        && md.body.is_some()
+                    let inherited_static = depth > 0 && md.modifiers.is_static;
+                    if md.body.is_some()
+                        && !md.modifiers.is_private
                         && !overridden
+                        && !inherited_static
                     {
-                        out.push(md);
+                        all.push(md);
                     }
                 }
             }
         }
-        out
+        let public: Vec<&MethodDecl> = all
+            .iter()
+            .copied()
+            .filter(|m| m.modifiers.is_public)
+            .collect();
+        if public.is_empty() {
+            all
+        } else {
+            public
+        }
     }
 
     fn type_text(&self, p: &Param) -> &'a str {
@@ -312,6 +363,8 @@ struct Gen<'a> {
     out: String,
     /// The class outside the program whose calls give arbitrary values.
     any: String,
+    /// The driver class's name.
+    driver: String,
     program: &'a Classes<'a>,
 }
 
@@ -395,41 +448,60 @@ impl Gen<'_> {
         let _ = writeln!(self.out, "    }}");
     }
 
-    fn client(&mut self, c: &ClassDecl, driver: &str) {
+    fn client(&mut self, c: &ClassDecl, driver: &str) -> Option<String> {
         let name = &c.name.name;
-        let methods = self.program.public_methods(c);
-        let ctors: Vec<&cfp_syntax::ast::ConstructorDecl> = c
-            .members
-            .iter()
-            .filter_map(|m| match m {
-                Member::Constructor(k) => Some(k),
-                _ => None,
-            })
+        let methods = self.program.client_methods(c);
+        let ctors: Vec<&ConstructorDecl> = constructors(c)
+            .into_iter()
+            .filter(|k| !k.modifiers.is_private)
             .collect();
+        // An abstract class is driven through a subclass of the harness's own (its
+        // abstract methods then have arbitrary results and no effect).
+        let (built, subclass) = if c.modifiers.is_abstract {
+            let sub = format!("{}Of{}", self.driver, name.replace('$', "_"));
+            let mut text = format!(
+                "\n// A subclass of the abstract `{name}`, for its client.\nclass {sub} extends {name} {{\n"
+            );
+            for k in &ctors {
+                let params: Vec<String> = k
+                    .params
+                    .iter()
+                    .map(|p| format!("{} {}", self.program.type_text(p), p.name.name))
+                    .collect();
+                let args: Vec<&str> = k.params.iter().map(|p| p.name.name.as_str()).collect();
+                let _ = writeln!(
+                    text,
+                    "    {sub}({}) {{\n        super({});\n    }}",
+                    params.join(", "),
+                    args.join(", ")
+                );
+            }
+            text.push_str("}\n");
+            (sub, Some(text))
+        } else {
+            (name.clone(), None)
+        };
         let _ = writeln!(
             self.out,
-            "    // A client of `{name}`: one instance, then its public methods in any order."
+            "    // A client of `{name}`: one instance, then its methods in any order."
         );
         let _ = writeln!(self.out, "    static void {driver}() {{");
         let _ = writeln!(self.out, "        {name} object;");
         if ctors.is_empty() {
             let _ = writeln!(
                 self.out,
-                "        object = new {name}(); // client: new {name}()"
+                "        object = new {built}(); // client: new {name}()"
             );
         } else {
             for (i, k) in ctors.iter().enumerate() {
-                let open = if i == 0 {
-                    "        ".to_owned()
-                } else {
-                    "        } else ".to_owned()
-                };
                 let last = i + 1 == ctors.len();
-                let _ = if last {
-                    writeln!(self.out, "{open}{{")
-                } else {
-                    writeln!(self.out, "{open}if (*) {{")
+                let head = match (i, last) {
+                    (0, true) => "        {",
+                    (0, false) => "        if (*) {",
+                    (_, true) => "        } else {",
+                    (_, false) => "        } else if (*) {",
                 };
+                let _ = writeln!(self.out, "{head}");
                 let mut args = Vec::new();
                 for (j, p) in k.params.iter().enumerate() {
                     let v = format!("newArg{i}x{j}");
@@ -439,7 +511,7 @@ impl Gen<'_> {
                 }
                 let _ = writeln!(
                     self.out,
-                    "            object = new {name}({}); // client: new {name}(…)",
+                    "            object = new {built}({}); // client: new {name}(…)",
                     args.join(", ")
                 );
             }
@@ -448,21 +520,38 @@ impl Gen<'_> {
         let _ = writeln!(self.out, "        while (*) {{");
         for (i, m) in methods.iter().enumerate() {
             let head = match (i, i + 1 == methods.len()) {
-                (0, true) => "            {".to_owned(),
-                (0, false) => "            if (*) {".to_owned(),
-                (_, true) => "            } else {".to_owned(),
-                (_, false) => "            } else if (*) {".to_owned(),
+                (0, true) => "            {",
+                (0, false) => "            if (*) {",
+                (_, true) => "            } else {",
+                (_, false) => "            } else if (*) {",
             };
             let _ = writeln!(self.out, "{head}");
             let comment = format!("client: calls {}", m.name.name);
-            self.call("                ", "object", m, &comment);
+            let recv = if m.modifiers.is_static {
+                name.clone()
+            } else {
+                "object".to_owned()
+            };
+            self.call("                ", &recv, m, &comment);
         }
         if !methods.is_empty() {
             let _ = writeln!(self.out, "            }}");
         }
         let _ = writeln!(self.out, "        }}");
         let _ = writeln!(self.out, "    }}");
+        subclass
     }
+}
+
+/// The constructors `c` declares.
+fn constructors(c: &ClassDecl) -> Vec<&ConstructorDecl> {
+    c.members
+        .iter()
+        .filter_map(|m| match m {
+            Member::Constructor(k) => Some(k),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

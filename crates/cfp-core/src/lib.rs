@@ -26,6 +26,7 @@ pub mod instrument;
 pub mod interp;
 pub mod ir;
 pub mod lower;
+pub mod models;
 pub mod nested_path;
 pub mod pcfa;
 pub mod prepare;

@@ -135,10 +135,22 @@ pub struct Harnessed {
     pub options: LowerOptions,
 }
 
-/// Parse `program`; when `options` asks for a harness (and the program parses), generate
-/// it ([`crate::harness::generate`]), add it as the last file and parse again.
+/// Parse `program`. When it parses: add the built-in library models it needs (unless
+/// `options.no_models`; [`crate::models::models_for`]) as files `<model:NAME>`; then,
+/// when `options` asks for a harness, generate it ([`crate::harness::generate`]) and add
+/// it as the last file.
 pub fn parse_with_harness(program: SourceSet, options: &LowerOptions) -> Harnessed {
-    let parsed = cfp_syntax::parse_sources(&program);
+    let mut program = program;
+    let mut parsed = cfp_syntax::parse_sources(&program);
+    if !options.no_models && !parsed.has_errors() {
+        let models = crate::models::models_for(&parsed.tree, program.text());
+        if !models.is_empty() {
+            for m in models {
+                program.add(format!("<model:{}>", m.name), m.text);
+            }
+            parsed = cfp_syntax::parse_sources(&program);
+        }
+    }
     let Some(req) = options.harness.as_ref().filter(|_| !parsed.has_errors()) else {
         return Harnessed {
             sources: program,
@@ -157,6 +169,7 @@ pub fn parse_with_harness(program: SourceSet, options: &LowerOptions) -> Harness
                 options: LowerOptions {
                     entry: Some(h.entry),
                     harness: None,
+                    no_models: options.no_models,
                 },
             }
         }

@@ -23,7 +23,7 @@ pub struct Ident {
 pub struct CompilationUnit {
     /// `package a.b;` as written (`None` for the default package or a merged unit).
     pub package: Option<String>,
-    /// The non-static imports as written (`java.util.List`, `a.b.*`).
+    /// The imports as written (`java.util.List`, `a.b.*`, `static a.B.m`).
     pub imports: Vec<String>,
     /// Top-level classes and interfaces, in source order.
     pub classes: Vec<ClassDecl>,
@@ -41,6 +41,8 @@ pub struct Modifiers {
     pub is_abstract: bool,
     /// `public` (the `public-methods` harness calls these)
     pub is_public: bool,
+    /// `private`
+    pub is_private: bool,
 }
 
 /// `class C extends B implements I, J { … }` or `interface I { … }`.
@@ -391,10 +393,17 @@ pub enum ExprKind {
     /// `T.class` (`java.util.List.class`): the class object of `T`, an opaque non-null
     /// value; the type's name as written.
     ClassLiteral(String),
+    /// A lambda `(x) -> …`, a method reference `e::m`, or an anonymous class
+    /// `new T(args) { … }`: an object whose code the semantics does not run; what its
+    /// code calls and assigns is kept to tell whether that matters.
+    Closure(Box<Closure>),
     /// A bare name: local, parameter, field, or class (for `C.m()`, `C.f`).
     Name(Ident),
     /// `this`
     This,
+    /// `Outer.this` (`a.b.Outer.this`): the enclosing instance of class `Outer` (its
+    /// simple name).
+    OuterThis(String),
     /// `super` (only as the target of a field access or call)
     Super,
     /// `e.f` (a qualified name `a.b.c` parses as nested field accesses)
@@ -495,6 +504,9 @@ pub enum ExprKind {
         operand: Box<Expr>,
         /// Tested type.
         ty: TypeRef,
+        /// The pattern variable of `e instanceof T t` (boxed: this node is in every
+        /// expression's recursive frame).
+        binding: Option<Box<Ident>>,
     },
     /// An expression that could not be parsed (a diagnostic was reported).
     Error,
@@ -607,4 +619,32 @@ impl UnaryOp {
             UnaryOp::BitNot => "~",
         }
     }
+}
+
+/// Which kind of [`ExprKind::Closure`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ClosureKind {
+    /// `(x, y) -> body`
+    Lambda,
+    /// `e::m`, `T::new`
+    MethodRef,
+    /// `new T(args) { members }`
+    Anonymous,
+}
+
+/// The code of a lambda, method reference or anonymous class, kept only as far as the
+/// semantics needs it (see [`ExprKind::Closure`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Closure {
+    /// Which kind.
+    pub kind: ClosureKind,
+    /// The named type of an anonymous class (`T` of `new T() { … }`).
+    pub ty: Option<TypeRef>,
+    /// The arguments of an anonymous class's constructor call (evaluated where written).
+    pub args: Vec<Expr>,
+    /// The names its code calls (`m` of `m(…)`, `x.m(…)`, `new m(…)`; of a method
+    /// reference, the method, or the class for `T::new`).
+    pub calls: Vec<Ident>,
+    /// The names its code assigns or increments (`x = …`, `this.x += …`, `x++`).
+    pub writes: Vec<Ident>,
 }

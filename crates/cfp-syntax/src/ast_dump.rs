@@ -442,6 +442,77 @@ impl Dumper<'_> {
         self.out.push(')');
     }
 
+    /// `(instanceof e T)`, `(instanceof e T t)` (out of line: see [`Dumper::closure`]).
+    #[inline(never)]
+    fn instance_of(&mut self, operand: &Expr, ty: &TypeRef, binding: Option<&crate::ast::Ident>) {
+        self.out.push_str("(instanceof ");
+        self.expr(operand);
+        self.out.push(' ');
+        self.ty(ty);
+        if let Some(b) = binding {
+            self.out.push(' ');
+            self.out.push_str(&b.name);
+        }
+        self.out.push(')');
+    }
+
+    /// A leaf written with `format_args!` (out of line: the formatting machinery's
+    /// temporaries stay out of [`Dumper::expr`]'s frame).
+    #[inline(never)]
+    fn leaf(&mut self, args: std::fmt::Arguments<'_>) {
+        let _ = self.out.write_fmt(args);
+    }
+
+    /// A string literal, escaped as Rust's `{:?}`.
+    #[inline(never)]
+    fn string(&mut self, s: &str) {
+        let _ = write!(self.out, "{s:?}");
+    }
+
+    /// A character literal (`'a'`, or `'\u{…}'`).
+    #[inline(never)]
+    fn char(&mut self, c: u32) {
+        let _ = match char::from_u32(c) {
+            Some(ch) if !ch.is_control() && ch != '\'' && ch != '\\' => write!(self.out, "'{ch}'"),
+            _ => write!(self.out, "'\\u{{{c:x}}}'"),
+        };
+    }
+
+    /// `(outer-this C)`.
+    #[inline(never)]
+    fn outer_this(&mut self, class: &str) {
+        self.out.push_str("(outer-this ");
+        self.out.push_str(class);
+        self.out.push(')');
+    }
+
+    /// `(lambda calls: a b writes: x)`, `(anonymous T args… calls: …)` (out of line, as
+    /// the other rare forms: every arm's temporaries grow the frame of the recursive
+    /// [`Dumper::expr`], and a 1,500-deep expression is dumped on a 2 MiB stack).
+    #[inline(never)]
+    fn closure(&mut self, c: &crate::ast::Closure) {
+        self.out.push_str(match c.kind {
+            crate::ast::ClosureKind::Lambda => "(lambda",
+            crate::ast::ClosureKind::MethodRef => "(method-ref",
+            crate::ast::ClosureKind::Anonymous => "(anonymous",
+        });
+        if let Some(t) = &c.ty {
+            self.out.push(' ');
+            self.ty(t);
+        }
+        self.exprs(&c.args);
+        for (label, names) in [(" calls:", &c.calls), (" writes:", &c.writes)] {
+            if !names.is_empty() {
+                self.out.push_str(label);
+                for n in names {
+                    self.out.push(' ');
+                    self.out.push_str(&n.name);
+                }
+            }
+        }
+        self.out.push(')');
+    }
+
     fn exprs(&mut self, es: &[Expr]) {
         for e in es {
             self.out.push(' ');
@@ -452,25 +523,15 @@ impl Dumper<'_> {
     fn expr(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Int { value, is_long } => {
-                let _ = write!(self.out, "{value}{}", if *is_long { "L" } else { "" });
+                self.leaf(format_args!("{value}{}", if *is_long { "L" } else { "" }))
             }
             ExprKind::Float(f) => self.out.push_str(f),
-            ExprKind::Bool(b) => {
-                let _ = write!(self.out, "{b}");
-            }
+            ExprKind::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
             ExprKind::Null => self.out.push_str("null"),
-            ExprKind::String(s) => {
-                let _ = write!(self.out, "{s:?}");
-            }
-            ExprKind::Char(c) => match char::from_u32(*c) {
-                Some(ch) if !ch.is_control() && ch != '\'' && ch != '\\' => {
-                    let _ = write!(self.out, "'{ch}'");
-                }
-                _ => {
-                    let _ = write!(self.out, "'\\u{{{c:x}}}'");
-                }
-            },
+            ExprKind::String(s) => self.string(s),
+            ExprKind::Char(c) => self.char(*c),
             ExprKind::Nondet => self.out.push('*'),
+            ExprKind::Closure(c) => self.closure(c),
             ExprKind::ClassLiteral(t) => {
                 // (No `write!`: its temporaries would grow this recursive frame, and a
                 // 1,500-deep expression is dumped on a 2 MiB stack.)
@@ -479,14 +540,19 @@ impl Dumper<'_> {
                 self.out.push(')');
             }
             ExprKind::Name(n) => {
-                let _ = write!(self.out, "(name {})", n.name);
+                self.out.push_str("(name ");
+                self.out.push_str(&n.name);
+                self.out.push(')');
             }
             ExprKind::This => self.out.push_str("this"),
+            ExprKind::OuterThis(c) => self.outer_this(c),
             ExprKind::Super => self.out.push_str("super"),
             ExprKind::Field { target, name } => {
                 self.out.push_str("(field ");
                 self.expr(target);
-                let _ = write!(self.out, " {})", name.name);
+                self.out.push(' ');
+                self.out.push_str(&name.name);
+                self.out.push(')');
             }
             ExprKind::Call { target, name, args } => {
                 self.out.push_str("(call ");
@@ -494,7 +560,8 @@ impl Dumper<'_> {
                     Some(t) => self.expr(t),
                     None => self.out.push('_'),
                 }
-                let _ = write!(self.out, " {}", name.name);
+                self.out.push(' ');
+                self.out.push_str(&name.name);
                 self.exprs(args);
                 self.out.push(')');
             }
@@ -540,7 +607,9 @@ impl Dumper<'_> {
                 self.out.push(')');
             }
             ExprKind::Unary { op, operand } => {
-                let _ = write!(self.out, "({} ", op.as_str());
+                self.out.push('(');
+                self.out.push_str(op.as_str());
+                self.out.push(' ');
                 self.expr(operand);
                 self.out.push(')');
             }
@@ -551,19 +620,25 @@ impl Dumper<'_> {
                     IncDecOp::PostInc => "post++",
                     IncDecOp::PostDec => "post--",
                 };
-                let _ = write!(self.out, "({head} ");
+                self.out.push('(');
+                self.out.push_str(head);
+                self.out.push(' ');
                 self.expr(target);
                 self.out.push(')');
             }
             ExprKind::Binary { op, lhs, rhs } => {
-                let _ = write!(self.out, "({} ", op.as_str());
+                self.out.push('(');
+                self.out.push_str(op.as_str());
+                self.out.push(' ');
                 self.expr(lhs);
                 self.out.push(' ');
                 self.expr(rhs);
                 self.out.push(')');
             }
             ExprKind::Assign { op, target, value } => {
-                let _ = write!(self.out, "({}= ", op.map_or("", |o| o.as_str()));
+                self.out.push('(');
+                self.out.push_str(op.map_or("", |o| o.as_str()));
+                self.out.push_str("= ");
                 self.expr(target);
                 self.out.push(' ');
                 self.expr(value);
@@ -589,13 +664,11 @@ impl Dumper<'_> {
                 self.expr(operand);
                 self.out.push(')');
             }
-            ExprKind::InstanceOf { operand, ty } => {
-                self.out.push_str("(instanceof ");
-                self.expr(operand);
-                self.out.push(' ');
-                self.ty(ty);
-                self.out.push(')');
-            }
+            ExprKind::InstanceOf {
+                operand,
+                ty,
+                binding,
+            } => self.instance_of(operand, ty, binding.as_deref()),
             ExprKind::Error => self.out.push_str("<error>"),
         }
     }

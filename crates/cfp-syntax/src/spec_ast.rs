@@ -93,6 +93,8 @@ pub enum TermArg {
     Wildcard(u32),
     /// `_`: any value.
     Any,
+    /// `..` (alone: `$1.acquire(..)`): any number of arguments, of any value.
+    Rest,
 }
 
 impl fmt::Display for TermArg {
@@ -100,6 +102,7 @@ impl fmt::Display for TermArg {
         match self {
             TermArg::Wildcard(k) => write!(f, "${k}"),
             TermArg::Any => f.write_str("_"),
+            TermArg::Rest => f.write_str(".."),
         }
     }
 }
@@ -123,7 +126,7 @@ impl Terminal {
     pub fn wildcards(&self) -> impl Iterator<Item = u32> + '_ {
         std::iter::once(self.receiver).chain(self.args.iter().filter_map(|a| match a {
             TermArg::Wildcard(k) => Some(*k),
-            TermArg::Any => None,
+            TermArg::Any | TermArg::Rest => None,
         }))
     }
 }

@@ -486,6 +486,20 @@ impl<'t> Parser<'t> {
                 args,
             });
         }
+        // `(..)`: any number of arguments, of any value.
+        if self.at(&K::Dot) && self.nth(1).kind == K::Dot {
+            self.bump();
+            self.bump();
+            self.expect(
+                K::RParen,
+                "`)` after `..` (`$1.acquire(..)` takes any arguments)",
+            )?;
+            return Ok(Terminal {
+                receiver,
+                method,
+                args: vec![TermArg::Rest],
+            });
+        }
         loop {
             match self.peek().kind {
                 K::WildcardRef(j) => args.push(TermArg::Wildcard(j)),

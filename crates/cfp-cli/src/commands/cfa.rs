@@ -39,8 +39,10 @@ pub fn run(args: &CfaArgs) -> Result<Exit, CliError> {
     let opts = LowerOptions {
         entry: args.entry.clone(),
         harness: args.harness.request(),
+        no_models: args.harness.no_models,
     };
-    let (program, spec, opts) = load(&args.program, &args.spec, &opts)?;
+    let paths = args.harness.with_models(&args.program);
+    let (program, spec, opts) = load(&paths, &args.spec, &opts)?;
     let (lowered, diags) = cfp_core::lower_program(&program.parsed.tree, &spec.parsed.tree, &opts);
     program.file.require_no_errors(&diags)?;
     let Some(lowered) = lowered else {

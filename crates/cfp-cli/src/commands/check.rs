@@ -128,7 +128,8 @@ pub struct CheckArgs {
     pub slice: SliceArg,
 }
 
-/// `--harness` and `--harness-class` (shared by `check` and `cfa`).
+/// `--harness`, `--harness-class`, `--models` and `--no-models` (shared by `check` and
+/// `cfa`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct HarnessArgs {
     /// Start from a generated driver instead of `main`: `android-activity` walks the
@@ -140,9 +141,21 @@ pub struct HarnessArgs {
     /// The classes the harness drives (default: every class that fits).
     #[arg(long, value_name = "CLASS", requires = "harness")]
     pub harness_class: Vec<String>,
+    /// Library models of one's own: a folder (or file) of classes read with the program;
+    /// a class defined there replaces the built-in model of that class.
+    #[arg(long, value_name = "DIR")]
+    pub models: Vec<PathBuf>,
+    /// Do not add the built-in library models (`cfp models` lists them).
+    #[arg(long)]
+    pub no_models: bool,
 }
 
 impl HarnessArgs {
+    /// The program's paths followed by the `--models` folders.
+    pub fn with_models(&self, program: &[PathBuf]) -> Vec<PathBuf> {
+        program.iter().chain(&self.models).cloned().collect()
+    }
+
     /// The core's request.
     pub fn request(&self) -> Option<cfp_core::harness::HarnessRequest> {
         let kind = cfp_core::harness::HarnessKind::from_name(self.harness.as_deref()?)?;
@@ -227,7 +240,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         // No single SMT script may outlive the whole budget.
         opts.smt_timeout_ms = Some(u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
     }
-    let mut program = ProgramFiles::read(&args.program)?;
+    let mut program = ProgramFiles::read(&args.harness.with_models(&args.program))?;
     let specs: Vec<SourceFile> = args
         .spec
         .iter()
@@ -242,6 +255,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
     let lower = LowerOptions {
         entry: args.entry.clone(),
         harness: args.harness.request(),
+        no_models: args.harness.no_models,
     };
     // Every input's diagnostics first, before any check runs.
     let mut prepared = Vec::with_capacity(specs.len());

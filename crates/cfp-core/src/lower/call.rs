@@ -242,6 +242,20 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         if sig.is_static {
                             return self.static_call(m, vals, dest, want_result, span);
                         }
+                        if !first && !self.is_static && self.this.is_some() {
+                            let outer = self.outer_instance(c, span);
+                            return self.instance_call(
+                                outer,
+                                Type::Class(c),
+                                name,
+                                vals,
+                                tys,
+                                want_result,
+                                want,
+                                dest,
+                                span,
+                            );
+                        }
                         if !first || self.is_static {
                             self.error(
                                 "instance-method-in-static-context",
@@ -287,6 +301,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         )
                     }
                     (Some(c), None) if self.cx.table.has_external_ancestor(c) => {
+                        self.external_call(dest, want_result, want, span)
+                    }
+                    _ if self.outside_source().is_some() => {
                         self.external_call(dest, want_result, want, span)
                     }
                     _ => {
@@ -421,6 +438,27 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 );
                 return self.unknown_value(want, span);
             }
+        };
+        // A call through a supertype of a wildcard's class (`Lock` for `ReentrantLock`).
+        let terminals = match &rty {
+            Type::Class(_) | Type::External(_) if terminals.is_empty() => {
+                let ty = match &rty {
+                    Type::Class(c) => self.cx.table.class_name(*c).to_owned(),
+                    Type::External(n) => n.clone(),
+                    _ => String::new(),
+                };
+                let table = &self.cx.table;
+                let supers = |w: &str| {
+                    table
+                        .class_by_name(w)
+                        .map(|c| table.supertype_names(c))
+                        .unwrap_or_default()
+                };
+                self.cx
+                    .api
+                    .matching_through_super(&ty, &name.name, arity, &supers)
+            }
+            _ => terminals,
         };
         // A call of an API method with an arity the spec does not list is no event: say so
         // at the call (`gen.writeStartObject(value, 0)` against `$1.writeStartObject()`).

@@ -15,6 +15,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let mut first = true;
         while let Some(c) = cls {
             if let Some(f) = t.lookup_field(c, name) {
+                if !first && !self.is_static && self.this.is_some() {
+                    return NameRes::OuterField(c, FieldRes(f, t.field_types[f.index()].clone()));
+                }
                 if !first || self.is_static {
                     return NameRes::InstanceInStatic;
                 }
@@ -30,6 +33,34 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             Some(c) => NameRes::Class(c),
             None => NameRes::Unknown,
         }
+    }
+
+    /// Where an unknown bare name or method may come from outside the program: a
+    /// supertype outside the program of this class or an enclosing one (`inherited from
+    /// `View``), or a static import.
+    pub(super) fn outside_source(&self) -> Option<String> {
+        let t = &self.cx.table;
+        let mut cls = self.class;
+        while let Some(c) = cls {
+            for a in t.ancestors(c) {
+                if let Some(e) = t.classes[a.index()].external_supers.first() {
+                    return Some(format!("inherited from `{e}`"));
+                }
+            }
+            cls = t.classes[c.index()].outer;
+        }
+        self.cx
+            .static_imports
+            .then(|| "of a static import".to_owned())
+    }
+
+    /// The enclosing instance of class `c` seen from an inner class: an arbitrary
+    /// non-null object of that class (each use may be another: an over-approximation, as
+    /// the analysis does not track enclosing instances).
+    pub(super) fn outer_instance(&mut self, c: ClassId, span: Span) -> Expr {
+        let v = self.havoc_temp(Type::Class(c), span);
+        self.assume_nonnull(&v, span);
+        v
     }
 
     pub(super) fn this_expr(&mut self, span: Span) -> Option<Expr> {
@@ -117,6 +148,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let ty = Type::External("String".into());
                 (self.havoc_temp(ty.clone(), span), ty)
             }
+            ExprKind::Closure(c) => self.closure(c, span),
             ExprKind::ClassLiteral(_) => {
                 // An opaque, non-null object (its identity matters to no protocol).
                 let ty = Type::External("Class".into());
@@ -152,6 +184,16 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     }
                 },
                 NameRes::Global(g, t) => (Expr::Global(g), t),
+                NameRes::OuterField(c, FieldRes(f, t)) => {
+                    let obj = self.outer_instance(c, span);
+                    (
+                        Expr::Field {
+                            obj: Box::new(obj),
+                            field: f,
+                        },
+                        t,
+                    )
+                }
                 NameRes::InstanceInStatic => {
                     self.error(
                         "instance-field-in-static-context",
@@ -173,6 +215,21 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     self.unknown_value(want, span)
                 }
                 NameRes::Unknown => {
+                    if let Some(from) = self.outside_source() {
+                        if !self.cx.outside_names.contains(&id.name) {
+                            self.cx.outside_names.push(id.name.clone());
+                            self.cx.diags.push(Diagnostic::warning(
+                                "outside-name",
+                                id.span,
+                                format!(
+                                    "`{}` is not declared in the program: taken as a field or \
+                                     constant {from}, outside the program, with an arbitrary value",
+                                    id.name
+                                ),
+                            ));
+                        }
+                        return self.unknown_value(want, span);
+                    }
                     self.error(
                         "undefined-variable",
                         id.span,
@@ -185,6 +242,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 Some(t) => (t, self.class.map_or(Type::Unknown, Type::Class)),
                 None => self.unknown_value(want, span),
             },
+            ExprKind::OuterThis(name) => self.outer_this(name, want, span),
             ExprKind::Super => {
                 self.error(
                     "invalid-super",
@@ -368,8 +426,24 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let v = self.coerce(v, cty.sort(), &cty, span);
                 (v, cty)
             }
-            ExprKind::InstanceOf { operand, .. } => {
-                self.expr(operand, Some(Sort::Ref));
+            ExprKind::InstanceOf {
+                operand,
+                ty,
+                binding,
+            } => {
+                let (v, _) = self.expr(operand, Some(Sort::Ref));
+                if let Some(b) = binding {
+                    // `e instanceof T t`: `t` is `e` (used where the test held).
+                    let bt = self.cx.table.resolve(ty);
+                    let x = self.new_var(&b.name, bt, VarKind::Local);
+                    self.emit(
+                        Stmt::Assign {
+                            place: Place::Var(x),
+                            expr: v,
+                        },
+                        span,
+                    );
+                }
                 (self.havoc_temp(Type::Bool, span), Type::Bool)
             }
             ExprKind::Error => self.unknown_value(want, span),

@@ -80,6 +80,7 @@ use cfp_syntax::{Diagnostic, Severity, Span};
 
 mod call;
 mod cfa_builder;
+mod closure;
 mod expr;
 mod init;
 mod method;
@@ -97,6 +98,9 @@ pub struct LowerOptions {
     /// A generated driver to start from instead ([`crate::harness`]; applied by
     /// [`crate::prepare::parse_with_harness`], which sets `entry` to it).
     pub harness: Option<crate::harness::HarnessRequest>,
+    /// Leave the built-in library models out ([`crate::models`]; applied by
+    /// [`crate::prepare::parse_with_harness`]).
+    pub no_models: bool,
 }
 
 /// Lower `unit` against the API of `spec`. Returns the program unless an error
@@ -138,6 +142,8 @@ pub fn lower_program(
         approx: Vec::new(),
         first_throw: None,
         first_catch: None,
+        static_imports: unit.imports.iter().any(|i| i.starts_with("static ")),
+        outside_names: Vec::new(),
     };
     let entry = cx.find_entry(opts);
     let mut methods: Vec<MethodCfa> = Vec::new();
@@ -202,6 +208,11 @@ struct ProgramLowerer<'a> {
     approx: Vec<Diagnostic>,
     first_throw: Option<Span>,
     first_catch: Option<Span>,
+    /// The program has `import static …` lines: an unknown bare name or method may be
+    /// one of them.
+    static_imports: bool,
+    /// Unknown names already reported as values from outside the program.
+    outside_names: Vec<String>,
 }
 
 impl ProgramLowerer<'_> {
@@ -296,6 +307,8 @@ enum NameRes {
     Global(GlobalId, Type),
     Class(ClassId),
     InstanceInStatic,
+    /// An instance field of an enclosing class, used in an inner class.
+    OuterField(ClassId, FieldRes),
     Unknown,
 }
 
@@ -373,7 +386,7 @@ fn new_method_lowerer<'c, 'a>(
 fn has_effects(e: &ast::Expr) -> bool {
     use ExprKind::*;
     match &e.kind {
-        Call { .. } | New { .. } | Assign { .. } | IncDec { .. } => true,
+        Call { .. } | New { .. } | Assign { .. } | IncDec { .. } | Closure(_) => true,
         Int { .. }
         | Float(_)
         | Bool(_)
@@ -382,6 +395,7 @@ fn has_effects(e: &ast::Expr) -> bool {
         | Char(_)
         | Nondet
         | ClassLiteral(_)
+        | OuterThis(_)
         | Name(_)
         | This
         | Super

@@ -310,7 +310,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
             let mut tests = Vec::new();
             for l in &c.labels {
-                let (lv, lt) = self.expr(l, Some(st.sort()));
+                let (lv, lt) = self.case_label(l, &st);
                 let (eq, _) = self.binop(BinaryOp::Eq, s.clone(), &st, lv, &lt, l.span);
                 tests.push(eq);
             }
@@ -586,5 +586,27 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
         self.set(join);
         Expr::Var(v)
+    }
+
+    /// A `case` label's value: `case A:` over an enum of the program is its constant
+    /// `E.A`; over a type outside the program, an arbitrary value (the case may or may
+    /// not be taken); otherwise the label as an expression.
+    fn case_label(&mut self, l: &'a ast::Expr, st: &Type) -> (Expr, Type) {
+        if let ExprKind::Name(id) = &l.kind {
+            if matches!(self.resolve_name(&id.name), NameRes::Unknown) {
+                match st {
+                    Type::Class(e) => {
+                        if let Some(g) = self.cx.table.lookup_static(*e, &id.name) {
+                            return (Expr::Global(g), self.cx.global_types[g.index()].clone());
+                        }
+                    }
+                    Type::External(_) | Type::Unknown => {
+                        return self.unknown_value(Some(st.sort()), l.span);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.expr(l, Some(st.sort()))
     }
 }

@@ -212,23 +212,26 @@ impl<'a> Parser<'a> {
         lhs
     }
 
+    #[inline(never)]
     pub(super) fn finish_instanceof(&mut self, lhs: Expr) -> Expr {
         self.bump();
         self.eat_kw(Keyword::Final);
         let ty = self.parse_type();
-        if self.at(TokenKind::Ident) {
+        let binding = if self.at(TokenKind::Ident) {
             let t = self.bump();
-            self.error_always(
-                "unsupported",
-                t.span,
-                "pattern matching in `instanceof` is not supported",
-            );
-        }
-        let span = lhs.span.to(ty.span);
+            Some(Box::new(crate::ast::Ident {
+                name: self.tok_text(t).to_string(),
+                span: t.span,
+            }))
+        } else {
+            None
+        };
+        let span = lhs.span.to(binding.as_ref().map_or(ty.span, |b| b.span));
         mk(
             ExprKind::InstanceOf {
                 operand: Box::new(lhs),
                 ty,
+                binding,
             },
             span,
         )
@@ -375,7 +378,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Parse and drop a lambda (unsupported), reporting it; returns an error expression.
+    /// A lambda `(params) -> body` / `x -> body`: its body is scanned for what it calls
+    /// and assigns ([`crate::ast::Closure`]).
+    #[inline(never)] // keeps the frames of the recursive expression parsers small
     pub(super) fn lambda(&mut self) -> Expr {
         let start = self.peek().span;
         if self.at(TokenKind::LParen) {
@@ -384,8 +389,7 @@ impl<'a> Parser<'a> {
         } else {
             self.bump();
         }
-        let head = self.span_from(start);
-        self.error_always("unsupported", head, "lambda expressions are not supported");
+        let body_from = self.pos;
         if self.expect(TokenKind::Arrow) {
             if self.at(TokenKind::LBrace) {
                 self.skip_balanced();
@@ -393,7 +397,78 @@ impl<'a> Parser<'a> {
                 self.expr();
             }
         }
-        mk(ExprKind::Error, self.span_from(start))
+        let (calls, writes) = self.scan_effects(body_from, self.pos);
+        let closure = crate::ast::Closure {
+            kind: crate::ast::ClosureKind::Lambda,
+            ty: None,
+            args: Vec::new(),
+            calls,
+            writes,
+        };
+        mk(ExprKind::Closure(Box::new(closure)), self.span_from(start))
+    }
+
+    /// The names called and the names assigned by the tokens `from..to` (see
+    /// [`crate::ast::Closure`]).
+    #[inline(never)]
+    pub(super) fn scan_effects(
+        &self,
+        from: usize,
+        to: usize,
+    ) -> (Vec<crate::ast::Ident>, Vec<crate::ast::Ident>) {
+        let mut calls = Vec::new();
+        let mut writes = Vec::new();
+        for i in from..to {
+            let t = self.tok(i);
+            if t.kind != TokenKind::Ident {
+                continue;
+            }
+            let id = || crate::ast::Ident {
+                name: self.tok_text(t).to_string(),
+                span: t.span,
+            };
+            let next = self.tok(i + 1).kind;
+            let prev = if i > 0 {
+                self.tok(i - 1).kind
+            } else {
+                TokenKind::Eof
+            };
+            // `void run(`, `String name(`, `List<T> all(`, `int[] of(`: a declaration.
+            let declared = matches!(
+                prev,
+                TokenKind::Ident | TokenKind::Gt | TokenKind::RBracket | TokenKind::Keyword(_)
+            ) && !matches!(
+                prev,
+                TokenKind::Keyword(
+                    Keyword::New | Keyword::Return | Keyword::Throw | Keyword::Case | Keyword::Else
+                )
+            );
+            if next == TokenKind::LParen {
+                if !declared {
+                    calls.push(id());
+                }
+            } else if matches!(
+                next,
+                TokenKind::Assign
+                    | TokenKind::PlusEq
+                    | TokenKind::MinusEq
+                    | TokenKind::StarEq
+                    | TokenKind::SlashEq
+                    | TokenKind::AmpEq
+                    | TokenKind::PipeEq
+                    | TokenKind::CaretEq
+                    | TokenKind::PercentEq
+                    | TokenKind::ShlEq
+                    | TokenKind::ShrEq
+                    | TokenKind::UShrEq
+                    | TokenKind::PlusPlus
+                    | TokenKind::MinusMinus
+            ) || matches!(prev, TokenKind::PlusPlus | TokenKind::MinusMinus)
+            {
+                writes.push(id());
+            }
+        }
+        (calls, writes)
     }
 
     /// An integer literal at the current token.

@@ -30,9 +30,11 @@ impl<'a> Parser<'a> {
                 self.bump();
                 let is_static = self.eat_kw(Keyword::Static);
                 let name = self.qualified_name(true);
-                if !is_static {
-                    imports.push(name);
-                }
+                imports.push(if is_static {
+                    format!("static {name}")
+                } else {
+                    name
+                });
                 self.expect_semi();
                 continue;
             }
@@ -96,9 +98,9 @@ impl<'a> Parser<'a> {
                 TokenKind::Keyword(Keyword::Static) => m.is_static = true,
                 TokenKind::Keyword(Keyword::Abstract) => m.is_abstract = true,
                 TokenKind::Keyword(Keyword::Public) => m.is_public = true,
+                TokenKind::Keyword(Keyword::Private) => m.is_private = true,
                 TokenKind::Keyword(
-                    Keyword::Private
-                    | Keyword::Protected
+                    Keyword::Protected
                     | Keyword::Final
                     | Keyword::Native
                     | Keyword::Synchronized
@@ -159,10 +161,7 @@ impl<'a> Parser<'a> {
         match t.kind {
             TokenKind::Keyword(Keyword::Class) => Some(self.class_decl(start, mods, false)),
             TokenKind::Keyword(Keyword::Interface) => Some(self.class_decl(start, mods, true)),
-            TokenKind::Keyword(Keyword::Enum) => {
-                self.skip_unsupported_type(t.span, "enums are not supported");
-                None
-            }
+            TokenKind::Keyword(Keyword::Enum) => Some(self.enum_decl(start, mods)),
             TokenKind::Ident
                 if self.tok_text(t) == "record" && self.nth_kind(1) == TokenKind::Ident =>
             {
@@ -265,9 +264,119 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `enum E implements I { A, B(args), C { … }; members }`: a class `E` extending
+    /// `Enum` (outside the program) whose constants are static fields, each a new `E`
+    /// (a constant with a body is an anonymous subclass).
+    fn enum_decl(&mut self, start: Span, mut modifiers: Modifiers) -> ClassDecl {
+        self.bump(); // `enum`
+        let name = self.expect_ident();
+        let mut implements = Vec::new();
+        if self.eat_kw(Keyword::Implements) {
+            loop {
+                implements.push(self.parse_type());
+                if !self.eat(TokenKind::Comma) {
+                    break;
+                }
+            }
+        }
+        let own_type = || TypeRef {
+            kind: TypeKind::Named {
+                name: name.name.clone(),
+                qualifier: Vec::new(),
+                args: Vec::new(),
+            },
+            span: name.span,
+        };
+        let mut members = Vec::new();
+        if !self.expect(TokenKind::LBrace) {
+            return ClassDecl {
+                modifiers,
+                is_interface: false,
+                name: name.clone(),
+                extends: None,
+                implements,
+                members,
+                span: self.span_from(start),
+            };
+        }
+        // The constants.
+        while self.at(TokenKind::Ident) || self.at(TokenKind::At) {
+            let c_start = self.peek().span;
+            self.modifiers(); // annotations on a constant
+            let c_name = self.expect_ident();
+            let args = if self.at(TokenKind::LParen) {
+                self.args()
+            } else {
+                Vec::new()
+            };
+            let init_kind = if self.at(TokenKind::LBrace) {
+                let from = self.pos;
+                self.skip_balanced();
+                let (calls, writes) = self.scan_effects(from, self.pos);
+                crate::ast::ExprKind::Closure(Box::new(crate::ast::Closure {
+                    kind: crate::ast::ClosureKind::Anonymous,
+                    ty: Some(own_type()),
+                    args,
+                    calls,
+                    writes,
+                }))
+            } else {
+                crate::ast::ExprKind::New {
+                    class: own_type(),
+                    args,
+                }
+            };
+            let span = self.span_from(c_start);
+            let init = crate::ast::Expr {
+                kind: init_kind,
+                span,
+            };
+            members.push(Member::Field(FieldDecl {
+                modifiers: Modifiers {
+                    is_static: true,
+                    is_public: true,
+                    ..Modifiers::default()
+                },
+                ty: own_type(),
+                declarators: vec![crate::ast::VarDeclarator {
+                    name: c_name,
+                    ty: own_type(),
+                    init: Some(init),
+                    span,
+                }],
+                span,
+            }));
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
+        }
+        if self.eat(TokenKind::Semi) {
+            members.extend(self.class_members(&name.name, false));
+        } else {
+            self.expect(TokenKind::RBrace);
+        }
+        // A nested enum is implicitly static.
+        modifiers.is_static = true;
+        ClassDecl {
+            modifiers,
+            is_interface: false,
+            extends: Some(TypeRef {
+                kind: TypeKind::Named {
+                    name: "Enum".to_owned(),
+                    qualifier: Vec::new(),
+                    args: Vec::new(),
+                },
+                span: name.span,
+            }),
+            name,
+            implements,
+            members,
+            span: self.span_from(start),
+        }
+    }
+
     /// `{ members }`.
     fn class_body(&mut self, class_name: &str, is_interface: bool) -> Vec<Member> {
-        let mut members = Vec::new();
         if !self.expect(TokenKind::LBrace) {
             // Skip to the body if it comes later on (e.g. after a malformed header).
             while !matches!(
@@ -277,9 +386,15 @@ impl<'a> Parser<'a> {
                 self.bump();
             }
             if !self.eat(TokenKind::LBrace) {
-                return members;
+                return Vec::new();
             }
         }
+        self.class_members(class_name, is_interface)
+    }
+
+    /// Members up to and including the closing `}`.
+    fn class_members(&mut self, class_name: &str, is_interface: bool) -> Vec<Member> {
+        let mut members = Vec::new();
         loop {
             if self.eat(TokenKind::RBrace) {
                 break;

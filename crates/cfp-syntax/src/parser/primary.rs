@@ -145,13 +145,10 @@ impl<'a> Parser<'a> {
                 }
                 if self.at(TokenKind::Dot) && self.nth_kind(1) == TokenKind::Keyword(Keyword::Class)
                 {
+                    let name = self.tok_text(t).to_owned();
                     self.bump();
                     self.bump();
-                    self.error_always(
-                        "unsupported",
-                        self.span_from(t.span),
-                        "class literals are not supported",
-                    );
+                    return mk(ExprKind::ClassLiteral(name), self.span_from(t.span));
                 } else {
                     let msg = format!("expected an expression, found {}", self.describe(t));
                     self.error_always("expected-expression", t.span, msg);
@@ -232,6 +229,7 @@ impl<'a> Parser<'a> {
                     )
                 }
             }
+            TokenKind::Keyword(Keyword::This) if qualified_name(&e).is_some() => self.outer_this(e),
             TokenKind::Keyword(Keyword::Class) if qualified_name(&e).is_some() => {
                 self.bump();
                 let name = qualified_name(&e).unwrap_or_default();
@@ -320,18 +318,69 @@ impl<'a> Parser<'a> {
         )
     }
 
-    /// `e::m` (unsupported).
+    /// `e::m`, `T::new`: an object whose method calls `m` (or `T`'s constructor).
+    #[inline(never)] // keeps the frames of the recursive expression parsers small
     pub(super) fn method_ref(&mut self, e: Expr) -> Expr {
         self.bump();
-        if matches!(
-            self.kind(),
-            TokenKind::Ident | TokenKind::Keyword(Keyword::New)
-        ) {
-            self.bump();
+        let mut calls = Vec::new();
+        let t = self.peek();
+        match t.kind {
+            TokenKind::Ident => {
+                self.bump();
+                calls.push(Ident {
+                    name: self.tok_text(t).to_string(),
+                    span: t.span,
+                });
+            }
+            TokenKind::Keyword(Keyword::New) => {
+                self.bump();
+                // The constructor of the class named before `::`.
+                let class = match &e.kind {
+                    ExprKind::Name(n) => Some(n.name.clone()),
+                    ExprKind::Field { name, .. } => Some(name.name.clone()),
+                    _ => None,
+                };
+                if let Some(name) = class {
+                    calls.push(Ident { name, span: t.span });
+                }
+            }
+            _ => self.error_expected("a method name or `new` after `::`"),
         }
         let span = self.span_from(e.span);
-        self.error_always("unsupported", span, "method references are not supported");
-        mk(ExprKind::Error, span)
+        let closure = crate::ast::Closure {
+            kind: crate::ast::ClosureKind::MethodRef,
+            ty: None,
+            args: Vec::new(),
+            calls,
+            writes: Vec::new(),
+        };
+        mk(ExprKind::Closure(Box::new(closure)), span)
+    }
+
+    /// `Outer.this` at `this` (after the `.`).
+    #[inline(never)]
+    fn outer_this(&mut self, e: Expr) -> Expr {
+        self.bump();
+        let name = qualified_name(&e).unwrap_or_default();
+        let simple = name.rsplit('.').next().unwrap_or_default().to_owned();
+        let span = self.span_from(e.span);
+        mk(ExprKind::OuterThis(simple), span)
+    }
+
+    /// The body `{ … }` of `new T(args) { … }` at its `{`.
+    #[inline(never)]
+    fn anonymous_class(&mut self, start: Span, ty: crate::ast::TypeRef, args: Vec<Expr>) -> Expr {
+        let from = self.pos;
+        self.skip_balanced();
+        let (calls, writes) = self.scan_effects(from, self.pos);
+        let closure = crate::ast::Closure {
+            kind: crate::ast::ClosureKind::Anonymous,
+            ty: Some(ty),
+            args,
+            calls,
+            writes,
+        };
+        mk(ExprKind::Closure(Box::new(closure)), self.span_from(start))
     }
 
     /// `( [e {, e}] )` at the current `(`.
@@ -375,10 +424,7 @@ impl<'a> Parser<'a> {
             Vec::new()
         };
         if self.at(TokenKind::LBrace) {
-            let body_start = self.peek().span;
-            self.skip_balanced();
-            let span = self.span_from(body_start);
-            self.error_always("unsupported", span, "anonymous classes are not supported");
+            return self.anonymous_class(start, ty, args);
         }
         mk(ExprKind::New { class: ty, args }, self.span_from(start))
     }

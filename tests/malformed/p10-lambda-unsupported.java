@@ -1,6 +1,0 @@
-// expect: 4:22
-class Main {
-    void f() {
-        Runnable r = () -> { };
-    }
-}
