@@ -45,6 +45,8 @@ fn items(file: InputFile, text: &str, diags: &[&Diagnostic]) -> Vec<DiagnosticIt
     let index = LineIndex::new(text);
     diags
         .iter()
+        // Spans past the text are in the library models added to the program.
+        .filter(|d| d.span.start as usize <= text.len())
         .map(|d| {
             let data = d.to_data(text, &index);
             DiagnosticItem {

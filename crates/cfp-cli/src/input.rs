@@ -146,6 +146,10 @@ impl ProgramFiles {
         let mut bad: Vec<String> = Vec::new();
         for d in diags {
             let i = self.sources.file_of(d.span.start as usize).unwrap_or(0);
+            // Warnings about the built-in models and the harness are not the user's.
+            if d.severity == Severity::Warning && self.sources.is_generated(i) {
+                continue;
+            }
             let name = self.sources.files().get(i).map_or("", |f| f.name.as_str());
             let text = self.sources.file_text(i);
             let local = Diagnostic {

@@ -19,6 +19,7 @@ mod commands;
 mod error;
 mod input;
 mod output;
+mod progress;
 mod z3;
 
 use clap::{Parser, Subcommand};

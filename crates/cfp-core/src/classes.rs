@@ -23,6 +23,9 @@ use cfp_syntax::ast::{
 };
 use cfp_syntax::{Diagnostic, Span};
 
+/// The field of an inner class that holds its enclosing instance (set by `new`).
+pub const OUTER_FIELD: &str = "this$0";
+
 /// Static types of expressions.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Type {
@@ -322,6 +325,22 @@ impl<'a> ClassTable<'a> {
             let cname = decl.name.name.clone();
             let mut has_static_init = false;
             let mut has_ctor = false;
+            // An inner class (nested, not static) holds its enclosing instance.
+            if let Some(outer) = self.classes[i].outer {
+                let outer_decl = self.classes[outer.index()].decl;
+                if !decl.modifiers.is_static && !decl.is_interface && !outer_decl.is_interface {
+                    let id = FieldId(self.fields.len() as u32);
+                    self.fields.push(FieldDef {
+                        id,
+                        class: cid,
+                        name: OUTER_FIELD.to_owned(),
+                        sort: Sort::Ref,
+                        span: decl.name.span,
+                    });
+                    self.field_types.push(Type::Class(outer));
+                    self.classes[i].fields.push((OUTER_FIELD.to_owned(), id));
+                }
+            }
             for m in &decl.members {
                 match m {
                     Member::Field(f) => {

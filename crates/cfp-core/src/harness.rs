@@ -54,6 +54,8 @@ impl HarnessKind {
 /// A harness request: the kind, and the classes to drive (none: every class that fits).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HarnessRequest {
+    /// Classes never driven (those of the library models added to the program).
+    pub exclude: Vec<String>,
     /// Which driver.
     pub kind: HarnessKind,
     /// The classes to drive, by simple name; empty: every activity (android-activity) or
@@ -131,7 +133,7 @@ pub fn generate(
             .classes
             .iter()
             .copied()
-            .filter(|c| !c.is_interface)
+            .filter(|c| !c.is_interface && !req.exclude.contains(&c.name.name))
             .filter(|c| match req.kind {
                 HarnessKind::AndroidActivity => !c.modifiers.is_abstract && program.is_activity(c),
                 HarnessKind::PublicMethods => program.drivable(c),
@@ -563,6 +565,7 @@ mod tests {
         let req = HarnessRequest {
             kind,
             classes: classes.iter().map(|s| s.to_string()).collect(),
+            exclude: Vec::new(),
         };
         generate(&unit, src, &req)
     }

@@ -19,6 +19,8 @@ pub struct BuiltinModel {
     pub name: &'static str,
     /// The classes it defines (nested ones included).
     pub classes: &'static [&'static str],
+    /// The names whose mention makes a program need it (none: its classes).
+    pub triggers: &'static [&'static str],
     /// Its text.
     pub text: &'static str,
 }
@@ -26,18 +28,27 @@ pub struct BuiltinModel {
 /// The built-in models, in the order `cfp models` lists them.
 pub const BUILTIN_MODELS: &[BuiltinModel] = &[
     BuiltinModel {
+        name: "reentrant-lock",
+        classes: &["Lock", "ReentrantLock"],
+        triggers: &["tryLock", "lockInterruptibly"],
+        text: include_str!("../../../tests/models/reentrant-lock.java"),
+    },
+    BuiltinModel {
         name: "rwlock",
         classes: &["ReadWriteLock", "ReentrantReadWriteLock"],
+        triggers: &[],
         text: include_str!("../../../tests/models/rwlock.java"),
     },
     BuiltinModel {
         name: "power-manager",
         classes: &["PowerManager", "WakeLock"],
+        triggers: &[],
         text: include_str!("../../../tests/models/power-manager.java"),
     },
     BuiltinModel {
         name: "wifi-manager",
         classes: &["WifiManager", "WifiLock"],
+        triggers: &[],
         text: include_str!("../../../tests/models/wifi-manager.java"),
     },
 ];
@@ -47,8 +58,8 @@ pub fn builtin_model(name: &str) -> Option<&'static BuiltinModel> {
     BUILTIN_MODELS.iter().find(|m| m.name == name)
 }
 
-/// The models a program needs: those with a class the program's text mentions and none
-/// the program defines. `text` is the text `unit`'s spans point into.
+/// The models a program needs: those with a trigger (by default, a class) the program's
+/// text mentions and no class the program defines. `text` is the text `unit`'s spans point into.
 pub fn models_for(unit: &CompilationUnit, text: &str) -> Vec<&'static BuiltinModel> {
     let mut defined: BTreeSet<&str> = BTreeSet::new();
     for c in &unit.classes {
@@ -63,7 +74,12 @@ pub fn models_for(unit: &CompilationUnit, text: &str) -> Vec<&'static BuiltinMod
     BUILTIN_MODELS
         .iter()
         .filter(|m| {
-            m.classes.iter().any(|c| mentioned.contains(c))
+            let triggers = if m.triggers.is_empty() {
+                m.classes
+            } else {
+                m.triggers
+            };
+            triggers.iter().any(|c| mentioned.contains(c))
                 && !m.classes.iter().any(|c| defined.contains(c))
         })
         .collect()

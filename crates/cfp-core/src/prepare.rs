@@ -44,6 +44,9 @@ pub struct InputDiagnostic {
 pub struct Diagnostics {
     /// Errors and warnings.
     pub items: Vec<InputDiagnostic>,
+    /// The program's files the spans point into: those given, and the library models and
+    /// harness added to them (see [`parse_with_harness`]).
+    pub sources: SourceSet,
 }
 
 impl Diagnostics {
@@ -104,7 +107,10 @@ pub fn prepare_sources(
         .collect();
     let is_error = |d: &InputDiagnostic| d.diagnostic.severity == Severity::Error;
     if items.iter().any(is_error) {
-        return Err(Diagnostics { items });
+        return Err(Diagnostics {
+            items,
+            sources: program,
+        });
     }
     match crate::front_end(&program_parsed.tree, &spec_parsed.tree, options) {
         Ok((lowered, warnings)) => {
@@ -118,7 +124,10 @@ pub fn prepare_sources(
         }
         Err(FrontEndError::Invalid(diags)) => {
             items.extend(tag(InputFile::Program, diags));
-            Err(Diagnostics { items })
+            Err(Diagnostics {
+                items,
+                sources: program,
+            })
         }
     }
 }
@@ -142,11 +151,13 @@ pub struct Harnessed {
 pub fn parse_with_harness(program: SourceSet, options: &LowerOptions) -> Harnessed {
     let mut program = program;
     let mut parsed = cfp_syntax::parse_sources(&program);
+    let mut model_classes: Vec<String> = Vec::new();
     if !options.no_models && !parsed.has_errors() {
         let models = crate::models::models_for(&parsed.tree, program.text());
         if !models.is_empty() {
             for m in models {
                 program.add(format!("<model:{}>", m.name), m.text);
+                model_classes.extend(m.classes.iter().map(|c| (*c).to_owned()));
             }
             parsed = cfp_syntax::parse_sources(&program);
         }
@@ -158,7 +169,9 @@ pub fn parse_with_harness(program: SourceSet, options: &LowerOptions) -> Harness
             options: options.clone(),
         };
     };
-    match crate::harness::generate(&parsed.tree, program.text(), req) {
+    let mut req = req.clone();
+    req.exclude.extend(model_classes);
+    match crate::harness::generate(&parsed.tree, program.text(), &req) {
         Ok(h) => {
             let mut sources = program;
             sources.add(h.file_name, &h.text);

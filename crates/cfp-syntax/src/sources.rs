@@ -17,7 +17,7 @@ use crate::span::{LineCol, LineIndex, Span};
 use crate::Parsed;
 
 /// One file of a [`SourceSet`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SourceEntry {
     /// The name shown in messages (a path as given, or `<harness>`).
     pub name: String,
@@ -30,7 +30,7 @@ pub struct SourceEntry {
 }
 
 /// Program files laid end to end in one text (see the module docs).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceSet {
     text: String,
     files: Vec<SourceEntry>,
@@ -74,6 +74,12 @@ impl SourceSet {
     /// The files, in the order they were added.
     pub fn files(&self) -> &[SourceEntry] {
         &self.files
+    }
+
+    /// True when file `i` was added by the tool, not given by the user: a library model
+    /// (`<model:…>`) or a harness (`<harness:…>`).
+    pub fn is_generated(&self, i: usize) -> bool {
+        self.files.get(i).is_some_and(|f| f.name.starts_with('<'))
     }
 
     /// True when the set has more than one file (messages then name the file).

@@ -70,6 +70,14 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../tests/check/29-wakelock-nonrefcounted-bug.java"),
     ),
     (
+        "48-android-lifecycle-leak-bug.java",
+        include_str!("../../../tests/check/48-android-lifecycle-leak-bug.java"),
+    ),
+    (
+        "49-android-lifecycle-fixed.java",
+        include_str!("../../../tests/check/49-android-lifecycle-fixed.java"),
+    ),
+    (
         "30-canvas-balanced.java",
         include_str!("../../../tests/check/30-canvas-balanced.java"),
     ),
@@ -133,7 +141,7 @@ mod tests {
     #[test]
     fn index_matches_embedded_files_and_headers() {
         let g = gallery().expect("gallery");
-        assert_eq!(g.len(), 12);
+        assert_eq!(g.len(), 14);
         assert_eq!(g[0].entry.program, "01-paper-fig2.java");
         for ex in &g {
             // Each program keeps its `// spec:` and `// expect:` headers, consistent with

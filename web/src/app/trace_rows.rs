@@ -30,17 +30,24 @@ impl TraceRow<'_> {
 pub fn merge_steps(trace: &[TraceLine]) -> Vec<TraceRow<'_>> {
     let mut rows: Vec<TraceRow> = Vec::new();
     for t in trace {
+        // A line of a library model added to the program (`<model:…>`) is not a line of
+        // the editor's text: the row shows its steps only.
+        let line = if t.file.as_deref().is_some_and(|f| !f.is_empty()) {
+            0
+        } else {
+            t.line
+        };
         match rows.last_mut() {
             Some(r)
-                if t.line > 0
-                    && r.line == t.line
+                if line > 0
+                    && r.line == line
                     && r.depth == t.depth
                     && r.method == t.method.as_str() =>
             {
                 r.steps.push(&t.text)
             }
             _ => rows.push(TraceRow {
-                line: t.line,
+                line,
                 depth: t.depth,
                 method: &t.method,
                 steps: vec![&t.text],

@@ -162,6 +162,7 @@ impl HarnessArgs {
         Some(cfp_core::harness::HarnessRequest {
             kind,
             classes: self.harness_class.clone(),
+            exclude: Vec::new(),
         })
     }
 }
@@ -263,11 +264,19 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
     for spec in &specs {
         match cfp_core::prepare_sources(program.sources.clone(), &spec.text, &lower) {
             Ok(p) => {
-                report(&program, spec, p.warnings());
+                let files = ProgramFiles {
+                    sources: p.sources().clone(),
+                    name: program.name.clone(),
+                };
+                report(&files, spec, p.warnings());
                 prepared.push(p);
             }
             Err(diags) => {
-                for name in report(&program, spec, &diags.items) {
+                let files = ProgramFiles {
+                    sources: diags.sources.clone(),
+                    name: program.name.clone(),
+                };
+                for name in report(&files, spec, &diags.items) {
                     if !bad.contains(&name) {
                         bad.push(name);
                     }
@@ -446,7 +455,9 @@ fn check_one<'a>(
         entry: args.entry.clone(),
         timeout_secs: args.timeout,
     };
-    let outcome = drive(prepared, opts, TimedSolver::new(z3), timeout);
+    let progress = crate::progress::Progress::on_terminal(&spec.name);
+    let outcome = drive(prepared, opts, TimedSolver::new(z3), timeout, &progress);
+    progress.finish();
     let timings = (!args.no_timing).then(|| TimingsMs {
         total: ms(outcome.total),
         grammar_and_inclusion: ms(outcome.outside_smt),
@@ -645,6 +656,7 @@ fn drive(
     opts: CheckOptions,
     mut solver: TimedSolver,
     timeout: Option<Duration>,
+    progress: &crate::progress::Progress,
 ) -> Outcome {
     let started = Instant::now();
     let deadline = timeout.map(|t| started + t);
@@ -670,6 +682,7 @@ fn drive(
         // The driver runs a whole iteration per step (its events are queued), so the time
         // of the inclusion check alone is not observable: what is reported is the time
         // outside the SMT solver (ConstructCFG + inclusion + bookkeeping).
+        progress.event(&event);
         events.push(event);
         step_times.push(t.elapsed());
     }

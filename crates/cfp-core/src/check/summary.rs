@@ -73,7 +73,7 @@ pub(super) fn summarize(
     };
     let viable = cfp_grammar::viable_prefix(spec, &terms);
     if viable < word.len() {
-        let step = &trace[events[viable]];
+        let step = &trace[in_program(trace, events[viable])];
         let after = if viable == 0 {
             "as the first call".to_owned()
         } else {
@@ -119,7 +119,7 @@ pub(super) fn summarize(
         .rev()
         .find(|&k| cfp_grammar::recognizes(spec, &terms[..k]))
         .map_or(last, |k| events[k]);
-    let step = &trace[opened];
+    let step = &trace[in_program(trace, opened)];
     // Where the method of the last call is left: its last step, then its return.
     let exit = trace[last..]
         .iter()
@@ -157,11 +157,30 @@ pub(super) fn summarize(
     }
 }
 
+/// The step a reader should look at for step `i`: itself, or, when it runs in a library
+/// model (`<model:…>`), the call in the program that led into the model.
+fn in_program(trace: &[TraceLine], i: usize) -> usize {
+    let is_model = |t: &TraceLine| t.file.as_deref().is_some_and(|f| f.starts_with("<model:"));
+    let mut k = i;
+    let mut depth = trace[i].depth;
+    while is_model(&trace[k]) {
+        // The nearest earlier step at a smaller depth: the call into this method.
+        match (0..k).rev().find(|&j| trace[j].depth < depth) {
+            Some(j) => {
+                k = j;
+                depth = trace[j].depth;
+            }
+            None => return i,
+        }
+    }
+    k
+}
+
 /// "line 8", or "src/A.java:8" when the program has several files.
 fn at_line(file: Option<&str>, line: u32) -> String {
     match file {
-        Some(f) => format!("{f}:{line}"),
-        None => format!("line {line}"),
+        Some(f) if !f.is_empty() => format!("{f}:{line}"),
+        _ => format!("line {line}"),
     }
 }
 

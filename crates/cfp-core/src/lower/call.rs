@@ -3,6 +3,22 @@
 
 use super::*;
 
+/// Methods of the boxed types (`Integer`, `Boolean`, …), whose values are primitive here.
+const BOXED_METHODS: &[&str] = &[
+    "intValue",
+    "longValue",
+    "shortValue",
+    "byteValue",
+    "charValue",
+    "booleanValue",
+    "doubleValue",
+    "floatValue",
+    "compareTo",
+    "equals",
+    "hashCode",
+    "toString",
+];
+
 impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// Evaluate arguments left to right; an argument followed by one with side effects is
     /// saved first.
@@ -71,6 +87,25 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     },
                     span,
                 );
+                // An inner class's object holds the enclosing instance it is created in.
+                let holder = self.cx.table.classes[c.index()]
+                    .fields
+                    .iter()
+                    .find(|(n, _)| n == crate::classes::OUTER_FIELD)
+                    .map(|(_, f)| *f);
+                if let (Some(f), Some(o)) = (holder, self.cx.table.classes[c.index()].outer) {
+                    let outer = self.outer_instance(o, span);
+                    self.emit(
+                        Stmt::Assign {
+                            place: Place::Field {
+                                obj: Expr::Var(t),
+                                field: f,
+                            },
+                            expr: outer,
+                        },
+                        span,
+                    );
+                }
                 match ctor {
                     Some(k) => {
                         let args = self.coerce_args(k, vals, span);
@@ -242,21 +277,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         if sig.is_static {
                             return self.static_call(m, vals, dest, want_result, span);
                         }
-                        if !first && !self.is_static && self.this.is_some() {
-                            let outer = self.outer_instance(c, span);
-                            return self.instance_call(
-                                outer,
-                                Type::Class(c),
-                                name,
-                                vals,
-                                tys,
-                                want_result,
-                                want,
-                                dest,
-                                span,
-                            );
-                        }
-                        if !first || self.is_static {
+                        if self.is_static || self.this.is_none() {
                             self.error(
                                 "instance-method-in-static-context",
                                 name.span,
@@ -267,7 +288,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                             );
                             return self.unknown_value(want, span);
                         }
-                        let this = self.this.map_or(Expr::Null, Expr::Var);
+                        // `this`, or the enclosing instance of an outer class's method.
+                        let this = if first {
+                            self.this.map_or(Expr::Null, Expr::Var)
+                        } else {
+                            self.outer_instance(c, span)
+                        };
                         return self.instance_call(
                             this,
                             Type::Class(c),
@@ -430,6 +456,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             ),
             Type::Unknown | Type::Null => (self.cx.api.matching_untyped(&name.name, arity), true),
             Type::Array(_) => (Vec::new(), false),
+            Type::Int | Type::Bool | Type::Float if BOXED_METHODS.contains(&name.name.as_str()) => {
+                // A boxed value (`Integer n; n.intValue()`): its value, or an arbitrary one.
+                return match (name.name.as_str(), &rty, arity) {
+                    (
+                        "intValue" | "longValue" | "shortValue" | "byteValue" | "charValue",
+                        Type::Int,
+                        0,
+                    )
+                    | ("booleanValue", Type::Bool, 0)
+                    | ("doubleValue" | "floatValue", Type::Float, 0) => (recv, rty),
+                    _ => self.unknown_value(want, span),
+                };
+            }
             Type::Int | Type::Bool | Type::Float | Type::Void => {
                 self.error(
                     "not-an-object",

@@ -54,10 +54,36 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             .then(|| "of a static import".to_owned())
     }
 
-    /// The enclosing instance of class `c` seen from an inner class: an arbitrary
-    /// non-null object of that class (each use may be another: an over-approximation, as
-    /// the analysis does not track enclosing instances).
+    /// The instance of class `c` (or of a subclass) that encloses the code: `this`, or
+    /// the enclosing instance an inner class holds (`this.this$0`, `this.this$0.this$0`,
+    /// …, set by `new`). Where there is none (static code), an arbitrary non-null object
+    /// of that class.
     pub(super) fn outer_instance(&mut self, c: ClassId, span: Span) -> Expr {
+        let t = &self.cx.table;
+        if let (Some(this), Some(cur)) = (self.this, self.class) {
+            let mut obj = Expr::Var(this);
+            let mut k = cur;
+            loop {
+                if t.is_subclass(k, c) {
+                    return obj;
+                }
+                let field = t.classes[k.index()]
+                    .fields
+                    .iter()
+                    .find(|(n, _)| n == crate::classes::OUTER_FIELD)
+                    .map(|(_, f)| *f);
+                match (t.classes[k.index()].outer, field) {
+                    (Some(o), Some(f)) => {
+                        obj = Expr::Field {
+                            obj: Box::new(obj),
+                            field: f,
+                        };
+                        k = o;
+                    }
+                    _ => break,
+                }
+            }
+        }
         let v = self.havoc_temp(Type::Class(c), span);
         self.assume_nonnull(&v, span);
         v
@@ -471,7 +497,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             Lt | Le | Gt | Ge => (Expr::binary(op, l, r), Type::Bool),
             Eq | Ne => {
                 let (ls, rs) = (self.sort_of(&l), self.sort_of(&r));
-                if float || (ls == Sort::Bool) != (rs == Sort::Bool) {
+                // `count == null` on a boxed value (`Integer`, `Boolean`, …: a primitive
+                // here): whether it is null is not tracked, so the answer is arbitrary.
+                let primitive = |t: &Type| matches!(t, Type::Int | Type::Bool | Type::Float);
+                let boxed_null =
+                    (*lt == Type::Null && primitive(rt)) || (*rt == Type::Null && primitive(lt));
+                if float || boxed_null || (ls == Sort::Bool) != (rs == Sort::Bool) {
                     (self.havoc_temp(Type::Bool, span), Type::Bool)
                 } else {
                     (Expr::binary(op, l, r), Type::Bool)

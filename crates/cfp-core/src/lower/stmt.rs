@@ -302,6 +302,18 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         } else {
             s
         };
+        // A switch over an enum of the program sees one of its constants (a null one
+        // throws at the switch, and the execution ends).
+        if let Type::Class(e) = &st {
+            let constants = self.enum_constants(*e);
+            if let Some(first) = constants.first() {
+                let is = |g: &GlobalId| Expr::binary(BinaryOp::Eq, s.clone(), Expr::Global(*g));
+                let any = constants[1..]
+                    .iter()
+                    .fold(is(first), |a, g| Expr::binary(BinaryOp::Or, a, is(g)));
+                self.emit(Stmt::Assume(any), scrutinee.span);
+            }
+        }
         let after = self.fresh();
         let entries: Vec<usize> = cases.iter().map(|_| self.fresh()).collect();
         for (i, c) in cases.iter().enumerate() {
@@ -586,6 +598,25 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
         self.set(join);
         Expr::Var(v)
+    }
+
+    /// The constants of `e` when it is an enum (a class extending `Enum`, as the parser
+    /// writes enums): its static fields of its own type.
+    fn enum_constants(&self, e: ClassId) -> Vec<GlobalId> {
+        let t = &self.cx.table;
+        let info = &t.classes[e.index()];
+        let is_enum = matches!(
+            info.decl.extends.as_ref().map(|x| &x.kind),
+            Some(ast::TypeKind::Named { name, qualifier, .. }) if name == "Enum" && qualifier.is_empty()
+        ) && info.external_supers.iter().any(|s| s == "Enum");
+        if !is_enum {
+            return Vec::new();
+        }
+        info.statics
+            .iter()
+            .map(|(_, g)| *g)
+            .filter(|g| self.cx.global_types[g.index()] == Type::Class(e))
+            .collect()
     }
 
     /// A `case` label's value: `case A:` over an enum of the program is its constant

@@ -630,3 +630,39 @@ o.writeStartObject(1);
         .collect();
     assert_eq!(apis, ["writeEndObject"]);
 }
+
+#[test]
+fn entry_overloads_by_arity_or_parameter_types() {
+    let src = "class Svc {\n  void run(int n) { }\n  void run(String name, int n) { }\n  void run(java.util.List<String> xs, long k, boolean b) { }\n}\n";
+    // The entry's parameters, `this` included, tell the overloads apart.
+    for (entry, params) in [
+        ("Svc.run/2", Some(3)),
+        ("Svc.run(java.lang.String, int)", Some(3)),
+        ("Svc.run(short)", Some(2)),
+        ("run(List<Integer>, long, boolean)", Some(4)),
+        ("Svc.run(long)", None),
+        ("Svc.run", None),
+    ] {
+        let (p, diags) = lower_src(src, LOCK_SPEC, Some(entry));
+        match (p, params) {
+            (Some(p), Some(n)) => {
+                let m = &p.methods[p.entry.index()];
+                assert_eq!(m.params.len(), n, "{entry}: {}", m.name);
+            }
+            (None, None) => {
+                let code = diags
+                    .iter()
+                    .find(|d| d.severity == Severity::Error)
+                    .map(|d| d.code);
+                assert!(
+                    matches!(code, Some("entry-not-found" | "ambiguous-entry")),
+                    "{entry}: {diags:?}"
+                );
+            }
+            (p, n) => panic!(
+                "{entry}: lowered {} but wanted {n:?}: {diags:?}",
+                p.is_some()
+            ),
+        }
+    }
+}
