@@ -546,6 +546,25 @@ check('pcfa-graphviz-labels-do-not-overlap', async (ctx) => {
 });
 
 // e. a syntax error shows its diagnostic at the right line
+// The built-in protocols of `cfp specs` are a choice away from the spec editor.
+check('builtin-spec-picker', async (ctx) => {
+  const page = await openApp(ctx);
+  const picker = page.locator(L.tid('builtin-spec')).first();
+  await picker.waitFor({ state: 'attached', timeout: 10000 });
+  const names = await picker.locator('option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+  assert.deepEqual(names, ['lock', 'wakelock', 'wifilock', 'canvas', 'json'], `options ${names}`);
+  await picker.selectOption('wakelock');
+  const want = readFileSync(join(L.env.root, 'tests/specs/wakelock.cfg'), 'utf8');
+  let text = '';
+  for (let i = 0; i < 50 && text.trim() !== want.trim(); i++) {
+    text = await L.editorText(page, 'spec-editor');
+    if (text.trim() !== want.trim()) await page.waitForTimeout(100);
+  }
+  assert.equal(text.trim(), want.trim(), 'the spec editor holds tests/specs/wakelock.cfg');
+  assert.equal(await picker.inputValue(), '', 'the picker goes back to its prompt');
+  return 'wakelock loaded into the spec editor';
+});
+
 check('syntax-error-line', async (ctx) => {
   const page = await openApp(ctx);
   const program = 'class Main {\n    public static void main(String[] args) {\n        int x = 1\n    }\n}\n';

@@ -147,8 +147,8 @@ pub fn generate(
                         superclass outside the program named `…Activity`); name one with \
                         --harness-class"
                         .to_owned(),
-                    HarnessKind::PublicMethods => "no class (top-level or static nested, with a \
-                        constructor that is not private) has a method that is not private"
+                    HarnessKind::PublicMethods => "no class (top-level or static nested) has a \
+                        method that is not private"
                         .to_owned(),
                 },
             });
@@ -304,19 +304,15 @@ impl<'a> Classes<'a> {
     }
 
     /// True when the `public-methods` harness can drive `c`: a class that needs no
-    /// enclosing instance, can be constructed (a constructor that is not private, or
-    /// none) and has methods to call.
+    /// enclosing instance and has methods to call. (When all its constructors are
+    /// private, the instance is an arbitrary object of the class: one its own factory made.)
     fn drivable(&self, c: &'a ClassDecl) -> bool {
         let inner = self
             .classes
             .iter()
             .position(|k| std::ptr::eq(*k, c))
             .is_some_and(|i| self.inner[i]);
-        let ctors: Vec<&ConstructorDecl> = constructors(c);
-        !c.is_interface
-            && !inner
-            && (ctors.is_empty() || ctors.iter().any(|k| !k.modifiers.is_private))
-            && !self.client_methods(c).is_empty()
+        !c.is_interface && !inner && !self.client_methods(c).is_empty()
     }
 
     /// The methods a client of `c` calls, in source order: its public methods with a body
@@ -457,9 +453,10 @@ impl Gen<'_> {
             .into_iter()
             .filter(|k| !k.modifiers.is_private)
             .collect();
+        let only_private = ctors.is_empty() && !constructors(c).is_empty();
         // An abstract class is driven through a subclass of the harness's own (its
         // abstract methods then have arbitrary results and no effect).
-        let (built, subclass) = if c.modifiers.is_abstract {
+        let (built, subclass) = if c.modifiers.is_abstract && !only_private {
             let sub = format!("{}Of{}", self.driver, name.replace('$', "_"));
             let mut text = format!(
                 "\n// A subclass of the abstract `{name}`, for its client.\nclass {sub} extends {name} {{\n"
@@ -489,7 +486,13 @@ impl Gen<'_> {
         );
         let _ = writeln!(self.out, "    static void {driver}() {{");
         let _ = writeln!(self.out, "        {name} object;");
-        if ctors.is_empty() {
+        if only_private {
+            let _ = writeln!(
+                self.out,
+                "        object = {}.value(); // client: an instance the class made itself",
+                self.any
+            );
+        } else if ctors.is_empty() {
             let _ = writeln!(
                 self.out,
                 "        object = new {built}(); // client: new {name}()"

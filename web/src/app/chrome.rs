@@ -32,6 +32,27 @@ impl App {
         }
     }
 
+    /// The built-in protocols (`cfp specs`): choosing one puts its text in the spec editor.
+    pub(super) fn view_spec_picker(&self, ctx: &Context<Self>) -> Html {
+        let on_pick = ctx.link().batch_callback(|e: Event| {
+            let select = e.target_unchecked_into::<HtmlSelectElement>();
+            let name = select.value();
+            select.set_value("");
+            cfp_syntax::builtin_spec(&name).map(|b| Msg::Spec(b.text.to_owned()))
+        });
+        html! {
+            <label class="field spec-picker" title="Replace the spec with one of the paper's protocols (cfp check --spec NAME)">
+                { "Built-in spec " }
+                <select data-testid="builtin-spec" onchange={on_pick}>
+                    <option value="" selected=true>{ "load one…" }</option>
+                    { for cfp_syntax::BUILTIN_SPECS.iter().map(|b| html! {
+                        <option value={b.name}>{ format!("{} — {}", b.name, b.classes().join(", ")) }</option>
+                    }) }
+                </select>
+            </label>
+        }
+    }
+
     pub(super) fn view_header(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let s = &self.state;

@@ -98,6 +98,7 @@ impl App {
                             value={s.program.clone()} on_change={link.callback(Msg::Program)}
                             diagnostics={prog_diags} highlight={s.highlight.or(offending)} {marks}
                             read_only={s.read_only} />
+                        if !s.read_only && !s.embed { { self.view_spec_picker(ctx) } }
                         <Editor title="Spec" testid="spec-editor" lang={Lang::Spec}
                             value={s.spec.clone()} on_change={link.callback(Msg::Spec)}
                             diagnostics={spec_diags} read_only={s.read_only} />
