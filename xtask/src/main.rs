@@ -21,6 +21,8 @@
 //! * `cargo xtask test-browser [--dir DIR] [--no-build] [-- --only NAME,…]` — the browser
 //!   tests of `tests/browser/` in headless Debian Chromium.
 //! * `cargo xtask gen-program [N]` — print a generated program of about N lines.
+//! * `cargo xtask measure-real DIR [--check SECS]` — real Java files kept outside the
+//!   repository: how many parse and lower, and what the checks answer (see `real_files`).
 //!
 //! Each step prints what it runs; the first failing step ends the run with its exit code.
 
@@ -31,6 +33,7 @@ use std::time::Instant;
 mod bench;
 mod browser;
 mod genprog;
+mod real_files;
 mod realistic;
 mod scale;
 mod serve;
@@ -70,6 +73,8 @@ commands:
   bench-codec      share-link codec: deflate bomb refusal, 20,000 hostile links
   bench-wasm       the wasm engine under Node vs native cfp on tests/check/
   bench-browser    cancel, click-to-verdict and main-thread tasks in headless Chromium
+  measure-real DIR real Java files kept outside the repository: how many parse and lower
+                   (--check SECS: and the verdicts)
   gen-program N    print a generated program of about N lines
                    (--realistic [--seed S] [--bug]: varied lock-using code, known verdict)
   serve            build dist/ and serve it with COOP/COEP/CORP (--port N --dir D --no-isolation --no-build)
@@ -90,6 +95,7 @@ fn main() -> ExitCode {
         Some("dist") => web::dist().map(|_| ()),
         Some("test-wasm") => web::test_wasm(rest),
         Some("gen-program") => gen_program(rest),
+        Some("measure-real") => real_files::measure_real(rest),
         _ => {
             eprintln!("{USAGE}");
             Err(Failed(2))
