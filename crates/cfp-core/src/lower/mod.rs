@@ -164,9 +164,9 @@ pub fn lower_program(
         ));
         let _ = c;
     }
-    let mut diags = dedup(cx.diags);
+    let mut diags = reachable_closures_only(dedup(cx.diags), &methods);
     diags.sort_by_key(|d| (d.span.start, d.span.end));
-    let approximations = dedup(cx.approx);
+    let approximations = reachable_closures_only(dedup(cx.approx), &methods);
     let Some(entry) = entry else {
         return (None, diags);
     };
@@ -185,6 +185,38 @@ pub fn lower_program(
         instrumented: false,
     };
     (Some(program), diags)
+}
+
+/// The diagnostics (or approximations) without those of closures (`closure-not-run`)
+/// inside methods no execution calls: code that never runs cannot matter. A closure
+/// outside every method (a field initialiser) is kept, and so is every other kind.
+fn reachable_closures_only(approx: Vec<Diagnostic>, methods: &[MethodCfa]) -> Vec<Diagnostic> {
+    let mut reachable = vec![false; methods.len()];
+    let mut stack = vec![0usize]; // the root
+    while let Some(m) = stack.pop() {
+        if m >= methods.len() || reachable[m] {
+            continue;
+        }
+        reachable[m] = true;
+        for (_, _, e) in methods[m].edges() {
+            if let Edge::Call { callee, .. } = e {
+                stack.push(callee.index());
+            }
+        }
+    }
+    approx
+        .into_iter()
+        .filter(|d| {
+            if d.code != "closure-not-run" {
+                return true;
+            }
+            let inside = |m: &MethodCfa| {
+                !m.span.is_empty() && m.span.start <= d.span.start && d.span.end <= m.span.end
+            };
+            let mut holders = methods.iter().filter(|m| inside(m)).peekable();
+            holders.peek().is_none() || holders.any(|m| reachable[m.id.index()])
+        })
+        .collect()
 }
 
 fn dedup(ds: Vec<Diagnostic>) -> Vec<Diagnostic> {
