@@ -751,6 +751,51 @@ check('violation-summary-names-the-lines', async (ctx) => {
   return seen.join('; ');
 });
 
+// Issue 16.6: several files in one text (marker lines `// -- path --`, what a source tree
+// is for the CLI): the summary names the file and its own line, as `cfp check` does, and
+// the page maps that line back to the editor — the call mark, the trace rows (of every
+// file, the model's too) and a click on a row.
+check('several-files-in-one-text', async (ctx) => {
+  const page = await warmApp(ctx);
+  const ex = L.galleryExamples().find((e) => e.id === 'android-model-folder');
+  assert.ok(ex, 'no android-model-folder gallery example');
+  await L.selectExample(page, ex);
+  await page.locator(L.tid('speed')).selectOption('0');
+  const r = await L.runToVerdict(page, { timeout: 120000 });
+  assert.equal(r.verdict, 'violation', JSON.stringify(r));
+  const want = L.nativeCheck(ex.programPath, ex.specPath).summary;
+  const got = (await page.locator(L.tid('verdict-reason')).first().textContent()).trim();
+  assert.equal(got, want, 'the page and the CLI say different things');
+  const m = /^`([^`]+)` at (\S+\.java):(\d+) \(([^)]+)\)/.exec(got);
+  assert.ok(m, `the summary names no file and line: ${got}`);
+  const [, call, file, local] = m;
+  const lines = readFileSync(ex.programPath, 'utf8').split('\n');
+  const marker = lines.findIndex((l) => l.trim() === `// -- ${file} --`);
+  assert.ok(marker >= 0, `no marker line for ${file}`);
+  const line = marker + 1 + Number(local); // the marker is line marker+1; the file starts after it
+  assert.ok(lines[line - 1].includes(call), `editor line ${line} is not \`${call}\`: ${lines[line - 1]}`);
+  await page.locator(`${L.tid('program-editor')} [data-testid="mark-call"]`).first().waitFor({ state: 'attached', timeout: 3000 });
+  const callMarks = await L.editorLinesOf(page, 'program-editor', '[data-testid="mark-call"]');
+  assert.deepEqual(callMarks, [line], `the call mark is on lines ${callMarks}, not ${line}`);
+  const step = page.locator(`[data-testid="trace"] li[data-line="${line}"] .trace-src`).first();
+  assert.ok((await step.textContent()).includes(call), `the trace does not show \`${call}\` at editor line ${line}`);
+  // Rows of the model file show its lines as written.
+  const model = lines.findIndex((l) => l.trim() === '// -- models/android/os/PowerManager.java --') + 1;
+  const rows = await page.evaluate(() => [...document.querySelectorAll('[data-testid="trace"] li[data-line]')]
+    .map((li) => [Number(li.getAttribute('data-line')), li.querySelector('.trace-src')?.textContent ?? '']));
+  const inModel = rows.filter(([l]) => l > model);
+  assert.ok(inModel.length > 0, `no trace row in the model file (rows ${JSON.stringify(rows.map(([l]) => l))})`);
+  for (const [l, text] of rows.filter(([l]) => l > 0)) {
+    assert.ok(text.trim() === '' || lines[l - 1].includes(text.trim().slice(0, 20)), `row at line ${l} shows ${JSON.stringify(text)}, not ${JSON.stringify(lines[l - 1])}`);
+  }
+  const [modelLine] = inModel[0];
+  await page.locator(`[data-testid="trace"] li[data-line="${modelLine}"]`).first().focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((l) => document.querySelector('[data-testid="program-editor"] .cfp-hl-line')
+    ?.getAttribute('data-line') === String(l), modelLine, { timeout: 3000 });
+  return `${file}:${local} is editor line ${line}; ${inModel.length} row(s) in the model file, a click shows line ${modelLine}`;
+});
+
 // Issue 14.2: a live run shows its progress (iteration, phase, time against the limit,
 // predicates) and stops at the time limit with `unknown`; Escape cancels.
 check('progress-time-limit-and-escape', async (ctx) => {

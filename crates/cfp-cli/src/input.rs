@@ -119,7 +119,9 @@ pub struct ProgramFiles {
 impl ProgramFiles {
     /// Read `paths`: files as they are, directories recursively (their `*.java` files in
     /// path order, hidden directories skipped). A file reached twice is read once; a
-    /// directory without Java files is an error.
+    /// directory without Java files is an error. A file with file marker lines
+    /// (`// -- path/Name.java --`, the playground's several files in one text) is the
+    /// files it marks, named by their markers.
     pub fn read(paths: &[PathBuf]) -> Result<ProgramFiles, CliError> {
         let files = expand_paths(paths)?;
         let mut seen: Vec<PathBuf> = Vec::new();
@@ -135,7 +137,7 @@ impl ProgramFiles {
             if name.is_empty() {
                 name.clone_from(&file.name);
             }
-            sources.add(file.name, &file.text);
+            sources.add_marked(file.name, &file.text);
         }
         Ok(ProgramFiles { sources, name })
     }

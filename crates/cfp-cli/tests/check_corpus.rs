@@ -144,6 +144,11 @@ fn corpus_verdicts_are_right_and_violations_replay() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Most runs of the replay search of one counterexample.
+const MAX_REPLAYS: usize = 20_000;
+/// Most total candidate index the replay search tries (see `confirm_violation`).
+const MAX_DISCREPANCY: usize = 12;
+
 /// Follows the reported edges; initial globals from the report; every other value (havocs,
 /// unknown initial contents) by chronological backtracking over a few candidates.
 struct ReplayPath<'a> {
@@ -261,73 +266,90 @@ fn confirm_violation(case: &Case, cex: &serde_json::Value) -> Result<(), String>
     let root = workspace();
     let program_text = std::fs::read_to_string(root.join(&case.program)).unwrap();
     let spec_text = std::fs::read_to_string(root.join(&case.spec)).unwrap();
-    let unit = cfp_syntax::parse_program(&program_text).tree;
+    // (A program of several files in one text is read as its files.)
+    let unit =
+        cfp_syntax::parse_sources(&cfp_syntax::SourceSet::from_marked("", &program_text)).tree;
     let spec = cfp_syntax::parse_spec(&spec_text).tree;
     let (program, _) = cfp_core::front_end(&unit, &spec, &Default::default())
         .map_err(|e| format!("front end: {e}"))?;
 
     let reported = reported_ints(cex);
-    let mut choices: Vec<usize> = Vec::new();
     let mut last_error = String::from("no run");
-    for _ in 0..5000 {
-        let mut oracle = ReplayPath {
-            edges: &edges,
-            reported: &reported,
-            globals: &globals,
-            next_edge: 0,
-            diverged: false,
-            choices: choices.clone(),
-            arity: Vec::new(),
-            asked: 0,
-        };
-        let limits = Limits {
-            max_steps: edges.len() + 10,
-            ..Limits::default()
-        };
-        let result = interp::run(&program, &mut oracle, limits);
-        match result {
-            Ok(run) if run.completed && !oracle.diverged && oracle.next_edge == edges.len() => {
-                if run.word != word {
-                    return Err(format!(
-                        "replay emits [{}], reported [{}]",
-                        run.word.join(" "),
-                        word.join(" ")
-                    ));
-                }
-                let g = cfp_grammar::Grammar::from_spec(&spec);
-                if cfp_grammar::word_in(&g, &run.word_refs()) {
-                    return Err(format!("word [{}] is in the spec", word.join(" ")));
-                }
-                return Ok(());
-            }
-            Ok(run) => {
-                last_error = format!(
-                    "run ended (completed {}, diverged {}, {} of {} edges)",
-                    run.completed,
-                    oracle.diverged,
-                    oracle.next_edge,
-                    edges.len()
-                );
-            }
-            Err(e @ InterpError::BadId(_)) => return Err(e.to_string()),
-            Err(e) => last_error = e.to_string(),
-        }
-        // Backtrack: the last free value with an untried candidate.
-        let mut next = oracle.choices;
-        next.truncate(oracle.arity.len());
+    let mut runs = 0;
+    // Limited discrepancy: the candidates are ordered best first, so the combinations
+    // whose candidate indices sum to at most `limit` are tried for limit 0, 1, 2, …
+    for limit in 0..=MAX_DISCREPANCY {
+        let mut choices: Vec<usize> = Vec::new();
         loop {
-            match next.pop() {
-                None => return Err(format!("no replay follows the path: {last_error}")),
-                Some(c) if c + 1 < oracle.arity[next.len()] => {
-                    next.push(c + 1);
-                    break;
-                }
-                Some(_) => {}
+            runs += 1;
+            if runs > MAX_REPLAYS {
+                return Err(format!("replay search gave up: {last_error}"));
             }
+            let mut oracle = ReplayPath {
+                edges: &edges,
+                reported: &reported,
+                globals: &globals,
+                next_edge: 0,
+                diverged: false,
+                choices: choices.clone(),
+                arity: Vec::new(),
+                asked: 0,
+            };
+            let limits = Limits {
+                max_steps: edges.len() + 10,
+                ..Limits::default()
+            };
+            let result = interp::run(&program, &mut oracle, limits);
+            match result {
+                Ok(run) if run.completed && !oracle.diverged && oracle.next_edge == edges.len() => {
+                    if run.word != word {
+                        return Err(format!(
+                            "replay emits [{}], reported [{}]",
+                            run.word.join(" "),
+                            word.join(" ")
+                        ));
+                    }
+                    let g = cfp_grammar::Grammar::from_spec(&spec);
+                    if cfp_grammar::word_in(&g, &run.word_refs()) {
+                        return Err(format!("word [{}] is in the spec", word.join(" ")));
+                    }
+                    return Ok(());
+                }
+                Ok(run) => {
+                    last_error = format!(
+                        "run ended (completed {}, diverged {}, {} of {} edges)",
+                        run.completed,
+                        oracle.diverged,
+                        oracle.next_edge,
+                        edges.len()
+                    );
+                }
+                Err(e @ InterpError::BadId(_)) => return Err(e.to_string()),
+                Err(e) => last_error = e.to_string(),
+            }
+            // Backtrack: the last free value with an untried candidate within the limit.
+            let mut next = oracle.choices;
+            next.truncate(oracle.arity.len());
+            let advanced = loop {
+                match next.pop() {
+                    None => break false,
+                    Some(c)
+                        if c + 1 < oracle.arity[next.len()]
+                            && next.iter().sum::<usize>() + c < limit =>
+                    {
+                        next.push(c + 1);
+                        break true;
+                    }
+                    Some(_) => {}
+                }
+            };
+            if !advanced {
+                break;
+            }
+            choices = next;
         }
-        choices = next;
     }
-    Err(format!("replay search gave up: {last_error}"))
+    Err(format!("no replay follows the path: {last_error}"))
 }
 
 fn read(path: &Path) -> Vec<u8> {

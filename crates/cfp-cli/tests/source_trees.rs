@@ -145,6 +145,22 @@ fn the_harness_is_visible_in_cfa_and_needs_a_class() {
         stdout.contains("call PlayerActivity.onResume(activity)"),
         "{stdout}"
     );
+    // Edges are labelled with their file and its own lines.
+    let acquire =
+        std::fs::read_to_string(dir.join("app/src/com/example/player/PlayerActivity.java"))
+            .expect("read")
+            .lines()
+            .position(|l| l.contains("wakeLock.acquire()"))
+            .expect("an acquire")
+            + 1;
+    let label = format!("app/src/com/example/player/PlayerActivity.java:L{acquire}: ");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains(&label) && l.contains("$1.acquire()")),
+        "no edge labelled {label} emits the acquire:\n{stdout}"
+    );
+    assert!(stdout.contains("<harness:android-activity>:L"), "{stdout}");
     // A tree without an activity: exit 3 with the reason.
     let (code, _, stderr) = cfp_in(
         &dir,

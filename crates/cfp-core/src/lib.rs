@@ -52,7 +52,7 @@ pub use lower::{lower_program, LowerOptions};
 pub use prepare::{
     parse_with_harness, prepare, prepare_sources, Diagnostics, InputDiagnostic, InputFile, Prepared,
 };
-pub use render::{render_dot, render_text};
+pub use render::{render_dot, render_dot_in, render_text, render_text_in};
 pub use run::Run;
 
 use cfp_syntax::Diagnostic;

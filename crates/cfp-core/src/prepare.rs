@@ -80,9 +80,11 @@ pub struct Prepared {
 /// its checks as a protocol, the program's syntax, then lowering (from `options.entry`)
 /// and instrumentation with the spec's wildcards.
 ///
-/// Both inputs are always parsed, so one call reports the errors of both.
+/// Both inputs are always parsed, so one call reports the errors of both. A program
+/// with file marker lines (`// -- path/Name.java --`) is the files they mark
+/// ([`SourceSet::add_marked`]).
 pub fn prepare(program: &str, spec: &str, options: &LowerOptions) -> Result<Prepared, Diagnostics> {
-    prepare_sources(SourceSet::single("", program), spec, options)
+    prepare_sources(SourceSet::from_marked("", program), spec, options)
 }
 
 /// [`prepare`] for a program of several files (`cfp check src/ models/`): they are read

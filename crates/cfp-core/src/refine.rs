@@ -28,6 +28,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// At most this many new predicates per location and refinement by one strategy: a
 /// state splits into up to 2^k clones.
 pub const MAX_NEW_PREDICATES: usize = 6;
+/// How many edges' queries UpdateTransitions builds and sends at once.
+const EDGE_CHUNK: usize = 128;
+
 /// The limit for the union of all strategies' candidates (the last attempt).
 pub const MAX_NEW_PREDICATES_UNION: usize = 6;
 
@@ -360,35 +363,46 @@ pub async fn refine<S: Solver>(
             edges.extend(p.in_edges(*s).iter().map(|e| (*m, *e)));
         }
     }
-    let mut edge_queries: Vec<Term> = Vec::new();
-    let mut edge_ids: Vec<(MethodId, crate::pcfa::PcfaEdgeId)> = Vec::new();
-    for (m, e) in &edges {
-        let Some(p) = pcfas.method(*m) else { continue };
-        let Some(edge) = p.edge(*e) else { continue };
-        // A call edge needs the frame of the call (the whole question is ConstructCFG's);
-        // an encoding failure keeps the edge (sound).
-        let f = match edge_formula(enc, pcfas, *m, edge) {
-            Ok(Some(f)) => Some(f),
-            Ok(None) => crate::call_check::call_edge_frame(enc, pcfas, *m, edge).ok(),
-            Err(_) => None,
+    // In chunks: a call edge's formula can be large, so few are alive at once (and a
+    // run stopped midway drops little).
+    let edges: Vec<_> = edges.into_iter().collect();
+    let mut unsat = Vec::new();
+    for chunk in edges.chunks(EDGE_CHUNK) {
+        let mut edge_queries: Vec<Term> = Vec::new();
+        let mut edge_ids: Vec<(MethodId, crate::pcfa::PcfaEdgeId)> = Vec::new();
+        for (m, e) in chunk {
+            session.stop_if_cancelled()?;
+            let Some(p) = pcfas.method(*m) else { continue };
+            let Some(edge) = p.edge(*e) else { continue };
+            // A call edge needs the frame of the call (the whole question is
+            // ConstructCFG's); an encoding failure keeps the edge (sound).
+            let f = match edge_formula(enc, pcfas, *m, edge) {
+                Ok(Some(f)) => Some(f),
+                Ok(None) => crate::call_check::call_edge_frame(enc, pcfas, *m, edge).ok(),
+                Err(_) => None,
+            };
+            if let Some(f) = f {
+                edge_queries.push(f);
+                edge_ids.push((*m, *e));
+            }
+        }
+        let edge_answers = if edge_queries.is_empty() {
+            Vec::new()
+        } else {
+            session.check_batch(&edge_queries).await?
         };
-        if let Some(f) = f {
-            edge_queries.push(f);
-            edge_ids.push((*m, *e));
+        for (id, r) in edge_ids.into_iter().zip(&edge_answers) {
+            if matches!(r, CheckSat::Unsat) {
+                unsat.push(id);
+            }
         }
     }
-    let edge_answers = if edge_queries.is_empty() {
-        Vec::new()
-    } else {
-        session.check_batch(&edge_queries).await?
-    };
-    for ((m, e), r) in edge_ids.iter().zip(&edge_answers) {
-        if matches!(r, CheckSat::Unsat) {
-            if let Some(p) = pcfas.method_mut(*m) {
-                if let Some(edge) = p.edge(*e).copied() {
-                    p.remove_edge(*e);
-                    out.edges_removed.push((*m, edge));
-                }
+    // Removed once all are answered: every query saw the same abstraction.
+    for (m, e) in unsat {
+        if let Some(p) = pcfas.method_mut(m) {
+            if let Some(edge) = p.edge(e).copied() {
+                p.remove_edge(e);
+                out.edges_removed.push((m, edge));
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use crate::ir::{AllocKind, Edge, Expr, GlobalKind, MethodCfa, Place, Program, Stmt, VarKind};
 use cfp_syntax::ast::{BinaryOp, UnaryOp};
-use cfp_syntax::{LineIndex, Span};
+use cfp_syntax::{LineIndex, SourceSet, Span};
 use std::fmt::Write as _;
 
 fn prec(op: BinaryOp) -> u8 {
@@ -202,24 +202,70 @@ fn wrap(s: String, yes: bool) -> String {
     }
 }
 
-/// `Lnn` or `Lnn-mm` for a span; `-` for synthetic code.
-fn lines(span: Span, text: &str, index: &LineIndex) -> String {
-    if span == Span::default() {
-        return "-".into();
+/// Line labels of spans: `Lnn` or `Lnn-mm`, a file's own lines; prefixed with the file's
+/// name (`app/A.java:L12`) when the program has several files of its own, and always for
+/// the files the tool added (`<model:rwlock>:L5`, `<harness:…>:L3`).
+struct SpanLines<'a> {
+    sources: &'a SourceSet,
+    indexes: Vec<LineIndex>,
+    several: bool,
+}
+
+impl<'a> SpanLines<'a> {
+    fn new(sources: &'a SourceSet) -> Self {
+        let indexes = (0..sources.files().len())
+            .map(|i| LineIndex::new(sources.file_text(i)))
+            .collect();
+        let own = (0..sources.files().len())
+            .filter(|&i| !sources.is_generated(i))
+            .count();
+        SpanLines {
+            sources,
+            indexes,
+            several: own > 1,
+        }
     }
-    let a = index.line_col(text, span.start as usize).line;
-    let b = index
-        .line_col(
-            text,
-            (span.end as usize)
-                .saturating_sub(1)
-                .max(span.start as usize),
-        )
-        .line;
-    if a == b {
-        format!("L{a}")
-    } else {
-        format!("L{a}-{b}")
+
+    /// The label of `span`; `-` for synthetic code.
+    fn of(&self, span: Span) -> String {
+        if span == Span::default() {
+            return "-".into();
+        }
+        let Some(i) = self.sources.file_of(span.start as usize) else {
+            return "-".into();
+        };
+        let text = self.sources.file_text(i);
+        // A span merged across files (the root's static initialisers) is labelled by
+        // where it starts.
+        let last = (span.end as usize)
+            .saturating_sub(1)
+            .max(span.start as usize);
+        let span = if self.sources.file_of(last) == Some(i) {
+            span
+        } else {
+            Span::new(span.start as usize, span.start as usize + 1)
+        };
+        let local = self.sources.local_span(i, span);
+        let index = &self.indexes[i];
+        let a = index.line_col(text, local.start as usize).line;
+        let b = index
+            .line_col(
+                text,
+                (local.end as usize)
+                    .saturating_sub(1)
+                    .max(local.start as usize),
+            )
+            .line;
+        let range = if a == b {
+            format!("L{a}")
+        } else {
+            format!("L{a}-{b}")
+        };
+        if self.several || self.sources.is_generated(i) {
+            format!("{}:{range}", self.sources.files()[i].name)
+        } else {
+            range
+        }
     }
 }
 
@@ -258,7 +304,13 @@ fn method_header(p: &Program, m: &MethodCfa) -> String {
 /// The text rendering of every method's CFA. `text` is the program source the spans
 /// point into.
 pub fn render_text(program: &Program, text: &str) -> String {
-    let index = LineIndex::new(text);
+    render_text_in(program, &SourceSet::single("", text))
+}
+
+/// [`render_text`] for a program of several files: edges are labelled with each file's
+/// own lines.
+pub fn render_text_in(program: &Program, sources: &SourceSet) -> String {
+    let lines = SpanLines::new(sources);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -300,7 +352,7 @@ pub fn render_text(program: &Program, text: &str) -> String {
         let _ = writeln!(
             out,
             "approximation {} {}: {}",
-            lines(a.span, text, &index),
+            lines.of(a.span),
             a.code,
             a.message
         );
@@ -330,7 +382,7 @@ pub fn render_text(program: &Program, text: &str) -> String {
                 "  n{} -> n{}  {}: {}",
                 a.index(),
                 b.index(),
-                lines(e.span(), text, &index),
+                lines.of(e.span()),
                 pr.edge(e, "; ")
             );
         }
@@ -353,7 +405,12 @@ fn dot_escape(s: &str) -> String {
 
 /// Graphviz DOT: one cluster per method, nodes named `m<method>_n<node>`.
 pub fn render_dot(program: &Program, text: &str) -> String {
-    let index = LineIndex::new(text);
+    render_dot_in(program, &SourceSet::single("", text))
+}
+
+/// [`render_dot`] for a program of several files (see [`render_text_in`]).
+pub fn render_dot_in(program: &Program, sources: &SourceSet) -> String {
+    let lines = SpanLines::new(sources);
     let mut out = String::new();
     out.push_str("digraph program {\n");
     out.push_str("  node [shape=circle, fontsize=10, fontname=\"monospace\"];\n");
@@ -379,7 +436,7 @@ pub fn render_dot(program: &Program, text: &str) -> String {
         }
         let pr = Printer::new(program, m);
         for (a, b, e) in m.edges() {
-            let label = format!("{}: {}\n", lines(e.span(), text, &index), pr.edge(e, "\n"));
+            let label = format!("{}: {}\n", lines.of(e.span()), pr.edge(e, "\n"));
             let _ = writeln!(
                 out,
                 "    m{mid}_n{} -> m{mid}_n{} [label=\"{}\"];",

@@ -53,7 +53,8 @@ fn check_file(path: &Path) -> Outcome {
         std::fs::read_to_string(root().join("tests/specs").join(spec_name)).expect("read spec");
     let spec = cfp_syntax::parse_spec(&spec_src);
     assert!(!spec.has_errors(), "{spec_name}: {:?}", spec.diagnostics);
-    let unit = cfp_syntax::parse_program(&src);
+    // (A program of several files in one text is read as its files.)
+    let unit = cfp_syntax::parse_sources(&cfp_syntax::SourceSet::from_marked(&file, &src));
     assert!(!unit.has_errors(), "{file}: {:?}", unit.diagnostics);
     let (program, warnings) = front_end(&unit.tree, &spec.tree, &LowerOptions::default())
         .unwrap_or_else(|e| panic!("{file}: {e}"));

@@ -4,7 +4,8 @@
 //! reads stdout up to the marker line. A reader thread drains stdout (so a large script
 //! never deadlocks against a full output pipe) and another keeps the tail of stderr. A
 //! dead process is restarted on the next call; an optional hard deadline kills a process
-//! that does not answer. Dropping the backend kills the process.
+//! whose answer to one call takes longer than it, and an optional instant (the end of a
+//! whole run) kills any call still running then. Dropping the backend kills the process.
 //!
 //! Which executable to run is the host's choice (the CLI looks in `--z3`, `$CFP_Z3`,
 //! `target/tools` and `PATH`); this module only runs it.
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Most bytes of stderr kept.
 const STDERR_KEEP: usize = 16 * 1024;
@@ -41,6 +42,8 @@ pub struct NativeZ3 {
     evals: u64,
     starts: u64,
     deadline: Option<Duration>,
+    /// No call runs past this instant ([`NativeZ3::set_kill_at`]).
+    kill_at: Option<Instant>,
     /// Extra processes for [`Solver::eval_all`], started on first use.
     helpers: Vec<NativeZ3>,
     parallelism: usize,
@@ -63,6 +66,7 @@ impl NativeZ3 {
             evals: 0,
             starts: 0,
             deadline: None,
+            kill_at: None,
             helpers: Vec::new(),
             parallelism: 1,
         };
@@ -70,9 +74,10 @@ impl NativeZ3 {
         Ok(z)
     }
 
-    /// Kill the process and fail the call ([`SolverError::TimedOut`]) when an answer
-    /// takes longer than `deadline` (a safety net; use `:rlimit` or `:timeout` for ordinary
-    /// limits). The next call starts a new process.
+    /// Kill the process and fail the call ([`SolverError::TimedOut`]) when the answer to
+    /// one call (one script, also inside [`Solver::eval_all`]) takes longer than
+    /// `deadline` (a safety net; use `:rlimit` or `:timeout` for ordinary limits). The
+    /// next call starts a new process.
     pub fn set_deadline(&mut self, deadline: Option<Duration>) {
         self.deadline = deadline;
     }
@@ -80,6 +85,23 @@ impl NativeZ3 {
     /// The current kill deadline.
     pub fn deadline(&self) -> Option<Duration> {
         self.deadline
+    }
+
+    /// Kill the process and fail the call ([`SolverError::TimedOut`]) when it is still
+    /// running at `at`, and fail every call made after it without starting it: the end
+    /// of a whole run (a `--timeout`), which a batch of many calls must not outlast.
+    pub fn set_kill_at(&mut self, at: Option<Instant>) {
+        self.kill_at = at;
+    }
+
+    /// When this call, started now, must be answered by: the earlier of the deadline
+    /// and the kill instant.
+    fn answer_by(&self) -> Option<Instant> {
+        let by_deadline = self.deadline.map(|d| Instant::now() + d);
+        match (by_deadline, self.kill_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// [`NativeZ3::eval_sync`] with the kill deadline lowered to `limit` for this call.
@@ -107,12 +129,12 @@ impl NativeZ3 {
             return scripts.iter().map(|s| self.eval_sync(s)).collect();
         }
         while self.helpers.len() < p - 1 {
-            let mut h = NativeZ3::new(self.path.clone())?;
-            h.deadline = self.deadline;
+            let h = NativeZ3::new(self.path.clone())?;
             self.helpers.push(h);
         }
         for h in &mut self.helpers {
             h.deadline = self.deadline;
+            h.kill_at = self.kill_at;
         }
         // Worker `w` runs scripts `w, w + p, …` in order on its own process; worker 0 is
         // this one, on the calling thread.
@@ -255,6 +277,12 @@ impl NativeZ3 {
         // An unbalanced script would swallow the marker and hang the conversation.
         crate::sexp::parse(script)
             .map_err(|e| SolverError::Rejected(format!("malformed script: {e}")))?;
+        let answer_by = self.answer_by();
+        if answer_by.is_some_and(|t| t <= Instant::now()) {
+            return Err(SolverError::TimedOut(
+                "the run's time was up before z3 was asked".into(),
+            ));
+        }
         let alive = match self.process.as_mut() {
             Some(p) => matches!(p.child.try_wait(), Ok(None)),
             None => false,
@@ -279,11 +307,19 @@ impl NativeZ3 {
             let Some(p) = self.process.as_mut() else {
                 return Err(SolverError::Crashed("z3 is not running".into()));
             };
-            let line = match self.deadline {
-                Some(d) => match p.lines.recv_timeout(d) {
+            let line = match answer_by {
+                Some(t) => match p
+                    .lines
+                    .recv_timeout(t.saturating_duration_since(Instant::now()))
+                {
                     Ok(l) => l,
                     Err(RecvTimeoutError::Timeout) => {
-                        let what = format!("gave no answer within {d:?}");
+                        let what = match self.deadline {
+                            Some(d) if self.kill_at.is_none_or(|k| k > t) => {
+                                format!("gave no answer within {d:?}")
+                            }
+                            _ => "gave no answer before the run's time was up".to_string(),
+                        };
                         return Err(match self.crashed(&what) {
                             SolverError::Crashed(m) => SolverError::TimedOut(m),
                             other => other,

@@ -439,6 +439,7 @@ impl<S: Solver> Session<S> {
         assertions: &[(Option<String>, Term)],
         want: Want,
     ) -> Result<CheckOutcome, SolverError> {
+        self.stop_if_cancelled()?;
         let script = self.check_script(assertions, want)?;
         let output = self.run(&script, 1).await?;
         let sections = split_sections(&output, SEPARATOR);
@@ -502,6 +503,7 @@ impl<S: Solver> Session<S> {
     /// of UpdateTransitions' edge questions are of that kind (a predicate the edge does
     /// not change, true before and false after).
     pub async fn check_batch(&mut self, queries: &[Term]) -> Result<Vec<CheckSat>, SolverError> {
+        self.stop_if_cancelled()?;
         let decided: Vec<bool> = queries.iter().map(contradicts_itself).collect();
         let keys: Vec<String> = queries
             .iter()
@@ -651,6 +653,7 @@ impl<S: Solver> Session<S> {
         system: &HornSystem,
         limits: QueryLimits,
     ) -> Result<HornAnswer, SolverError> {
+        self.stop_if_cancelled()?;
         let script = self.horn_script_within(system, limits);
         self.stats.horn_queries += 1;
         self.stats.scripts += 1;
@@ -684,6 +687,17 @@ impl<S: Solver> Session<S> {
     /// The host's clock ([`Solver::now_ms`]).
     pub fn now_ms(&self) -> Option<f64> {
         self.solver.now_ms()
+    }
+
+    /// [`SolverError::Cancelled`] once the host refuses further calls
+    /// ([`Solver::cancelled`]); every query asks this first (a batch answered from the
+    /// cache too), and long work between queries polls it.
+    pub fn stop_if_cancelled(&self) -> Result<(), SolverError> {
+        if self.solver.cancelled() {
+            Err(SolverError::Cancelled)
+        } else {
+            Ok(())
+        }
     }
 }
 

@@ -115,6 +115,14 @@ pub trait Solver {
     fn now_ms(&self) -> Option<f64> {
         None
     }
+
+    /// True once the host refuses further calls (its deadline passed, the run was
+    /// cancelled): work between calls (building a batch of queries) asks this to stop
+    /// early with [`SolverError::Cancelled`] instead of finishing work no answer will
+    /// follow. The default never refuses.
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// Drive a future to completion on the current thread, for hosts whose solver answers

@@ -400,6 +400,41 @@ fn a_missing_executable_is_unavailable() {
     assert!(msg.contains("/nonexistent/z3"), "{msg}");
 }
 
+/// The kill instant ends a call z3 cannot finish (`x³ + y³ = z³`, no per-call deadline),
+/// across a batch on several processes too; a call made after it is refused without
+/// starting a process; clearing it lets calls run again.
+#[test]
+fn calls_stop_at_the_kill_instant() {
+    let fermat = "(declare-const x Int)(declare-const y Int)(declare-const z Int)\
+                  (assert (> x 1))(assert (> y 1))(assert (> z 1))\
+                  (assert (= (+ (* x x x) (* y y y)) (* z z z)))(check-sat)";
+    let mut z = z3();
+    z.set_deadline(None);
+    z.set_kill_at(Some(std::time::Instant::now() + Duration::from_millis(300)));
+    let one = z.eval_sync(fermat);
+    assert!(matches!(one, Err(SolverError::TimedOut(_))), "{one:?}");
+    assert_eq!(z.starts(), 1);
+    let refused = z.eval_sync("(check-sat)");
+    assert!(
+        matches!(refused, Err(SolverError::TimedOut(_))),
+        "{refused:?}"
+    );
+    assert_eq!(z.starts(), 1, "a refused call starts no process");
+    z.set_parallelism(2);
+    z.set_kill_at(Some(std::time::Instant::now() + Duration::from_millis(300)));
+    let batch = block_on(cfp_smt::Solver::eval_all(
+        &mut z,
+        &vec![fermat.to_string(); 4],
+    ));
+    assert!(matches!(batch, Err(SolverError::TimedOut(_))), "{batch:?}");
+    z.set_kill_at(None);
+    let again = block_on(cfp_smt::Solver::eval_all(
+        &mut z,
+        &vec!["(check-sat)".to_string(); 4],
+    ));
+    assert_eq!(again.unwrap(), vec!["sat\n".to_string(); 4]);
+}
+
 /// A Horn query that Spacer cannot finish (the invariant `y = x·x` of a non-linear loop)
 /// is stopped by its wall-clock safety net, `TimedOut` rather than an answer; a resource
 /// limit makes it answer `unknown` instead; and the session goes on with a new process.

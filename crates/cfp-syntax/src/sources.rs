@@ -8,6 +8,12 @@
 //! [`CompilationUnit`], rejecting two classes of the same name (the program language has
 //! no packages: such a tree cannot be read as one program without renaming).
 //!
+//! One text can also hold several files, each starting at a marker line
+//! `// -- path/Name.java --` (the playground's editor, a file saved from it):
+//! [`SourceSet::add_marked`] splits it in place, so the combined text is that text
+//! unchanged and a file's lines are numbered within the file. The markers are comments,
+//! so a marked text is a program of its own too.
+//!
 //! This module reads no files: the hosts read them and hand over names and texts.
 
 use crate::ast::{ClassDecl, CompilationUnit, Member};
@@ -64,6 +70,45 @@ impl SourceSet {
             first_line,
         });
         self.files.len() - 1
+    }
+
+    /// A set of the files of `text` ([`SourceSet::add_marked`]).
+    pub fn from_marked(name: impl Into<String>, text: &str) -> SourceSet {
+        let mut s = SourceSet::new();
+        s.add_marked(name, text);
+        s
+    }
+
+    /// Append the files of `text`: one file named `name` when it has no marker line;
+    /// else one file per marker (`// -- path/Name.java --`, see the module docs), named by
+    /// it, from the line after the marker to the next marker line (inclusive: a marker
+    /// is a comment closing the file before it), so that a file's lines are numbered as
+    /// in the file it stands for. The lines up to the first marker are a file named
+    /// `name`. Returns how many files were added; together they are the text unchanged.
+    pub fn add_marked(&mut self, name: impl Into<String>, text: &str) -> usize {
+        let markers = file_markers(text);
+        if markers.is_empty() {
+            self.add(name, text);
+            return 1;
+        }
+        let mut start = 0;
+        let mut file = name.into();
+        for (end, next) in &markers {
+            self.add(
+                std::mem::replace(&mut file, (*next).to_owned()),
+                &text[start..*end],
+            );
+            start = *end;
+        }
+        self.add(file, &text[start..]);
+        markers.len() + 1
+    }
+
+    /// The 1-based line of the combined text of line `line` of file `name` (the first
+    /// file of that name), if there is one.
+    pub fn combined_line(&self, name: &str, line: u32) -> Option<u32> {
+        let f = self.files.iter().find(|f| f.name == name)?;
+        Some(f.first_line + line.checked_sub(1)?)
     }
 
     /// The combined text every span points into.
@@ -128,6 +173,31 @@ impl SourceSet {
         let clamp = |o: u32| (o as usize).clamp(f.start, f.end) - f.start;
         Span::new(clamp(span.start), clamp(span.end))
     }
+}
+
+/// The name a marker line gives its file: `// -- path/Name.java --` (spaces around it
+/// allowed) names `path/Name.java`.
+pub fn file_marker(line: &str) -> Option<&str> {
+    let name = line
+        .trim()
+        .strip_prefix("// -- ")?
+        .strip_suffix(" --")?
+        .trim();
+    (!name.is_empty() && !name.contains("--")).then_some(name)
+}
+
+/// The marker lines of `text`: where each ends (after its newline), and the name it
+/// gives.
+fn file_markers(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        at += line.len();
+        if let Some(name) = file_marker(line) {
+            out.push((at, name));
+        }
+    }
+    out
 }
 
 /// Parse every file of `sources` and merge their classes, in file order, into one unit
@@ -198,6 +268,46 @@ fn class_names(c: &ClassDecl, out: &mut Vec<(String, Span)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marked_text_is_split_in_place() {
+        let text = "// a bundle\n// -- app/A.java --\nclass A { }\n\n  // -- lib/B.java --  \nclass B { }\n";
+        let set = SourceSet::from_marked("bundle.java", text);
+        assert_eq!(set.text(), text, "the combined text is the text unchanged");
+        let names: Vec<&str> = set.files().iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["bundle.java", "app/A.java", "lib/B.java"]);
+        assert_eq!(set.file_text(0), "// a bundle\n// -- app/A.java --\n");
+        assert_eq!(set.file_text(1), "class A { }\n\n  // -- lib/B.java --  \n");
+        assert_eq!(set.files()[2].first_line, 6);
+        assert_eq!(set.combined_line("lib/B.java", 1), Some(6));
+        assert_eq!(set.combined_line("app/A.java", 1), Some(3));
+        assert_eq!(set.combined_line("C.java", 1), None);
+        let offset = text.find("class B").unwrap();
+        let (i, lc) = set.locate(offset).unwrap();
+        assert_eq!((i, lc.line, lc.column), (2, 1, 1));
+        let parsed = parse_sources(&set);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        assert_eq!(parsed.tree.classes.len(), 2);
+        let first = SourceSet::from_marked("", "// -- A.java --\nclass A { }");
+        assert_eq!(first.file_text(0), "// -- A.java --\n");
+        assert_eq!(first.file_text(1), "class A { }");
+    }
+
+    #[test]
+    fn text_without_markers_is_one_file() {
+        for text in [
+            "class A { }",
+            "// -- --\nclass A { }",
+            "x = a -- b --;",
+            "// --A.java--",
+        ] {
+            let set = SourceSet::from_marked("A.java", text);
+            assert_eq!(set.files().len(), 1, "{text}");
+            assert_eq!(set.files()[0].name, "A.java");
+        }
+        assert_eq!(file_marker(" // -- p/Q.java -- \n"), Some("p/Q.java"));
+        assert_eq!(file_marker("// -- a -- b --"), None);
+    }
 
     fn two() -> SourceSet {
         let mut s = SourceSet::new();

@@ -78,6 +78,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../tests/check/49-android-lifecycle-fixed.java"),
     ),
     (
+        "50-model-folder-lifecycle-bug.java",
+        include_str!("../../../tests/check/50-model-folder-lifecycle-bug.java"),
+    ),
+    (
         "30-canvas-balanced.java",
         include_str!("../../../tests/check/30-canvas-balanced.java"),
     ),
@@ -141,7 +145,7 @@ mod tests {
     #[test]
     fn index_matches_embedded_files_and_headers() {
         let g = gallery().expect("gallery");
-        assert_eq!(g.len(), 14);
+        assert_eq!(g.len(), 15);
         assert_eq!(g[0].entry.program, "01-paper-fig2.java");
         for ex in &g {
             // Each program keeps its `// spec:` and `// expect:` headers, consistent with

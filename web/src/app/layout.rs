@@ -1,6 +1,7 @@
 //! The page's layout: toolbar, notices, editors and the result panels of [`App`].
 
 use super::editor::{Editor, Lang, ViolationMarks};
+use super::editor_lines::EditorLines;
 use super::messages::{Diagnostic, InputFile};
 use super::model::Shared;
 use super::pcfa::PcfaView;
@@ -54,18 +55,17 @@ impl App {
         let proof = self.view_proof(shown);
         // The offending call's line is highlighted until a trace step is clicked; the call
         // and the exit keep their gutter marks.
-        let offending = s
-            .violation_summary()
-            .filter(|v| v.call_line > 0)
-            .map(|v| (v.call_line, 0));
+        // (The exit is in the call's method, so in its file.)
+        let lines = EditorLines::new(&s.program);
         let marks = s
             .violation_summary()
             .map(|v| ViolationMarks {
-                call_line: v.call_line,
-                exit_line: v.exit_line,
+                call_line: lines.line(v.call_file.as_deref(), v.call_line),
+                exit_line: lines.line(v.call_file.as_deref(), v.exit_line),
                 text: v.text.clone(),
             })
             .unwrap_or_default();
+        let offending = (marks.call_line > 0).then_some((marks.call_line, 0));
         // On a violation's last iteration the PCFA view opens on the offending call's method.
         let focus = s
             .violation_summary()

@@ -34,6 +34,7 @@
 
 pub mod chrome;
 pub mod editor;
+pub mod editor_lines;
 pub mod examples;
 pub mod layout;
 pub mod messages;

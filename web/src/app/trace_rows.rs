@@ -2,6 +2,7 @@
 //! (same method and call depth) become one row showing that line as written, with the
 //! checker's statements folded into a small note and a tooltip.
 
+use super::editor_lines::EditorLines;
 use super::messages::TraceLine;
 use yew::prelude::*;
 
@@ -26,17 +27,13 @@ impl TraceRow<'_> {
 }
 
 /// Groups consecutive steps of the same line, depth and method (steps without a line stay
-/// alone).
-pub fn merge_steps(trace: &[TraceLine]) -> Vec<TraceRow<'_>> {
+/// alone). Lines are the editor's (`lines`).
+pub fn merge_steps<'a>(trace: &'a [TraceLine], lines: &EditorLines) -> Vec<TraceRow<'a>> {
     let mut rows: Vec<TraceRow> = Vec::new();
     for t in trace {
         // A line of a library model added to the program (`<model:…>`) is not a line of
         // the editor's text: the row shows its steps only.
-        let line = if t.file.as_deref().is_some_and(|f| !f.is_empty()) {
-            0
-        } else {
-            t.line
-        };
+        let line = lines.line(t.file.as_deref(), t.line);
         match rows.last_mut() {
             Some(r)
                 if line > 0
@@ -128,7 +125,7 @@ mod tests {
             step(0, 2, "Main.process", "havoc y"),
             step(18, 1, "Main.main", "return from Main.process"),
         ];
-        let rows = merge_steps(&trace);
+        let rows = merge_steps(&trace, &EditorLines::new(""));
         let shape: Vec<(u32, usize, bool)> = rows
             .iter()
             .map(|r| (r.line, r.steps.len(), r.emits()))

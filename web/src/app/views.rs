@@ -4,6 +4,7 @@
 //! Views take [`Shared`] data, compared by pointer, so a new event re-renders only the
 //! views whose data it replaced; long texts render a first page and a "show all" button.
 
+use super::editor_lines::EditorLines;
 use super::messages::{DerivationNode, RunResult};
 use super::model::{
     CounterexampleData, GrammarSnapshot, InterpolantsData, IterationRecord, Shared,
@@ -358,7 +359,7 @@ pub fn counterexample_view(props: &CounterexampleViewProps) -> Html {
             .collect()
     };
     let source: Vec<&str> = props.source.lines().collect();
-    let rows = merge_steps(&cex.trace);
+    let rows = merge_steps(&cex.trace, &EditorLines::new(&props.source));
     let trace = rows.iter().map(|r| trace_row(r, &source, &props.on_line));
     let values: Html = if props.values.is_empty() {
         html! { <p class="muted small">{ "No concrete values (the path is spurious or undecided)." }</p> }

@@ -64,9 +64,9 @@ pub fn run(args: &CfaArgs) -> Result<Exit, CliError> {
         None => (shown, None),
     };
     let mut out = if args.dot {
-        cfp_core::render_dot(&shown, program.file.sources.text())
+        cfp_core::render_dot_in(&shown, &program.file.sources)
     } else {
-        cfp_core::render_text(&shown, program.file.sources.text())
+        cfp_core::render_text_in(&shown, &program.file.sources)
     };
     if let Some(h) = header {
         let comment = if args.dot { "//" } else { "#" };

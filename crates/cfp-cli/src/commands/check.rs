@@ -541,9 +541,10 @@ fn probe_writable(path: &Path) -> Result<(), CliError> {
 
 /// A solver wrapper that adds the time spent in the solver to a shared clock (the
 /// checker owns the solver, the host reads the clock) and enforces the run's deadline:
-/// every call gets z3's kill deadline lowered to the time that is left, so `--timeout`
-/// takes effect even inside one long query (the process is killed and restarted), and
-/// every call after the deadline is refused with [`SolverError::Cancelled`].
+/// z3 is killed at that instant ([`NativeZ3::set_kill_at`]), so `--timeout` takes effect
+/// even inside one long query or a long batch of them (the process is killed and
+/// restarted), and every call after the deadline is refused with
+/// [`SolverError::Cancelled`].
 pub struct TimedSolver {
     inner: NativeZ3,
     time: Rc<Cell<Duration>>,
@@ -570,20 +571,25 @@ impl TimedSolver {
         }
     }
 
-    /// Run `call` with the kill deadline at most the time left, timing it; a call killed
-    /// because the run's deadline passed is `Cancelled`.
+    /// The run's deadline: z3 is killed when it is reached.
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.inner.set_kill_at(deadline);
+    }
+
+    /// Run `call` (with the per-call kill deadline lowered to `limit`, if any), timing
+    /// it; a call refused or killed because the run's deadline passed is `Cancelled`.
     fn timed<T>(
         &mut self,
         limit: Option<Duration>,
         call: impl FnOnce(&mut NativeZ3) -> Result<T, SolverError>,
     ) -> Result<T, SolverError> {
-        let left = self.left()?;
-        let kill = match (left, limit) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        self.left()?;
         let saved = self.inner.deadline();
-        self.inner.set_deadline(kill);
+        if let Some(limit) = limit {
+            self.inner
+                .set_deadline(Some(saved.map_or(limit, |d| d.min(limit))));
+        }
         let started = Instant::now();
         let answer = call(&mut self.inner);
         self.time.set(self.time.get() + started.elapsed());
@@ -616,6 +622,10 @@ impl Solver for TimedSolver {
 
     fn now_ms(&self) -> Option<f64> {
         self.inner.now_ms()
+    }
+
+    fn cancelled(&self) -> bool {
+        self.left().is_err()
     }
 }
 
@@ -660,7 +670,7 @@ fn drive(
 ) -> Outcome {
     let started = Instant::now();
     let deadline = timeout.map(|t| started + t);
-    solver.deadline = deadline;
+    solver.set_deadline(deadline);
     let smt_clock = Rc::clone(&solver.time);
     let stop = match (deadline, timeout) {
         (Some(d), Some(t)) => {

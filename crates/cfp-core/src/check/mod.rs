@@ -282,6 +282,7 @@ impl<S: Solver> Checker<S> {
             let mut formulas: Vec<(Key, crate::call_check::CallFormulas)> = Vec::new();
             let mut content: BTreeMap<Key, CallKey> = BTreeMap::new();
             for (k, q) in &queries {
+                self.session.stop_if_cancelled()?;
                 let ck = CallKey::of(&self.pcfas, q);
                 if let Some(b) = ck.as_ref().and_then(|c| self.call_answers.get(c)) {
                     feasible.insert(*k, *b);

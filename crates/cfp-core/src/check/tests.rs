@@ -22,7 +22,7 @@ fn load(file: &str, spec_file: &str) -> Case {
     let source = std::fs::read_to_string(repo().join(file)).expect("program file");
     let spec_src =
         std::fs::read_to_string(repo().join("tests/specs").join(spec_file)).expect("spec");
-    let unit = cfp_syntax::parse_program(&source);
+    let unit = cfp_syntax::parse_sources(&cfp_syntax::SourceSet::from_marked(file, &source));
     assert!(!unit.has_errors(), "{file}: {:?}", unit.diagnostics);
     let spec = cfp_syntax::parse_spec(&spec_src);
     assert!(!spec.has_errors(), "{spec_file}: {:?}", spec.diagnostics);

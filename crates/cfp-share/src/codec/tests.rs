@@ -59,7 +59,7 @@ fn fragment_of(json: &[u8]) -> String {
 #[test]
 fn gallery_round_trips() {
     let states = gallery();
-    assert_eq!(states.len(), 14);
+    assert_eq!(states.len(), 15);
     for (i, s) in states.into_iter().enumerate() {
         let mut s = s;
         s.iteration = Some(i as u32);
