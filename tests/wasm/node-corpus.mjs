@@ -1,4 +1,5 @@
-// The web engine under Node: runs every tests/check/*.java through the wasm build's
+// The web engine under Node: runs every tests/check/*.java and tests/real/*.java (with
+// their harness or entry) through the wasm build's
 // `check_json` (Z3 from npm `z3-solver`, through web/js/z3-bridge.js) and compares the
 // verdict, the iteration count and the counterexample word with the native
 // `cfp check … --json --no-timing` (also reports whether the whole text is identical and,
@@ -29,9 +30,9 @@ const filter = process.argv[2] || '';
 require(path.join(root, 'web', 'js', 'z3-bridge.js'));
 const engine = require(path.join(wasmDir, 'cfp_web.js'));
 
-function native(program, spec) {
+function native(program, spec, extra = []) {
   try {
-    return execFileSync(cfpBin, ['check', program, '--spec', spec, '--json', '--no-timing'], {
+    return execFileSync(cfpBin, ['check', program, '--spec', spec, '--json', '--no-timing', ...extra], {
       encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
     });
   } catch (e) {
@@ -58,16 +59,20 @@ function bench(name, value, unit, target) {
 }
 function fail(msg) { failures++; console.log(`FAIL ${msg}`); }
 
-async function compare(name, programFile, specFile) {
+// `run`: the entry and the harness (`cfp check --entry/--harness`, the engine's options).
+async function compare(name, programFile, specFile, run = {}) {
   const program = fs.readFileSync(programFile, 'utf8');
   const spec = fs.readFileSync(specFile, 'utf8');
+  const extra = [];
+  if (run.harness) extra.push('--harness', run.harness);
+  if (run.entry) extra.push('--entry', run.entry);
   let t = performance.now();
-  const nat = native(programFile, specFile);
+  const nat = native(programFile, specFile, extra);
   const natMs = performance.now() - t;
   t = performance.now();
   let web;
   try {
-    web = await engine.check_json(program, spec, '{"max_iterations":null}');
+    web = await engine.check_json(program, spec, JSON.stringify({ max_iterations: null, ...run }));
   } catch (e) {
     fail(`${name}: check_json rejected: ${e && e.message}`);
     return;
@@ -96,7 +101,7 @@ async function compare(name, programFile, specFile) {
     failures++;
     console.log(`     native: ${JSON.stringify(a)}\n     wasm:   ${JSON.stringify(b)}`);
   }
-  return { natMs, webMs, identical };
+  return { natMs, webMs, identical, verdict: a.verdict };
 }
 
 async function main() {
@@ -165,6 +170,30 @@ async function main() {
   bench('wasm corpus: contexts and copies', contextMs / 1000, 's');
   bench('wasm corpus: engine (the rest)', (web - evalMs - contextMs) / 1000, 's');
   if (calls > 0) bench('wasm corpus: context per call', contextMs / calls, 'ms');
+
+  // 2b. The real-style corpus (tests/real: code without main, through a harness or an
+  //     entry; built-in protocols by name), against the native CLI and its `// expect:`.
+  {
+    const rdir = path.join(root, 'tests', 'real');
+    const rfiles = fs.readdirSync(rdir).filter((f) => f.endsWith('.java') && f.includes(filter)).sort();
+    let rnat = 0, rweb = 0, rcount = 0;
+    for (const f of rfiles) {
+      const file = path.join(rdir, f);
+      const head = fs.readFileSync(file, 'utf8').split('\n').slice(0, 5).join('\n');
+      const header = (key) => new RegExp(`^// ${key}:\\s*(\\S+)`, 'm').exec(head)?.[1];
+      const [spec, expect] = [header('spec'), header('expect')];
+      if (!spec || !expect) { fail(`${f}: no // spec: or // expect: header`); continue; }
+      const specFile = spec.includes('/') ? path.join(root, spec) : path.join(root, 'tests', 'specs', `${spec}.cfg`);
+      const run = {};
+      if (header('harness')) run.harness = header('harness');
+      if (header('entry')) run.entry = header('entry');
+      const r = await compare(`real/${f}`, file, specFile, run);
+      if (!r) continue;
+      rnat += r.natMs; rweb += r.webMs; rcount++;
+      if (r.verdict !== expect) fail(`real/${f}: expected ${expect}, got ${r.verdict}`);
+    }
+    console.log(`real corpus: ${rcount}/${rfiles.length} compared; native total ${(rnat / 1000).toFixed(1)} s, wasm total ${(rweb / 1000).toFixed(1)} s`);
+  }
 
   // 3. Deep trees (cfp_syntax MAX_TREE_DEPTH is 1,500): left-nested chains of 1,490
   //    links. With wasm's default 1 MiB stack the call chain overflows in lowering

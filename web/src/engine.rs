@@ -17,7 +17,7 @@ pub enum EngineError {
     /// The program or spec has errors.
     #[error("{}", render_items(.0))]
     BadInput(Vec<DiagnosticItem>),
-    /// The options object is not `{"max_iterations": n | null}`.
+    /// The options object is not `{"max_iterations": n | null, "entry"?: …, "harness"?: …}`.
     #[error("bad options: {0}")]
     BadOptions(String),
     /// The result could not be serialised (a bug).
@@ -80,10 +80,33 @@ pub fn warnings(prepared: &Prepared, program: &str, spec: &str) -> Vec<Diagnosti
     all
 }
 
+/// The lowering options of `options`: its entry and harness (`cfp check --entry`,
+/// `--harness`).
+pub fn lower_options(options: &RunOptions) -> Result<LowerOptions, EngineError> {
+    let harness = match options.harness.as_deref() {
+        None => None,
+        Some(name) => Some(cfp_core::harness::HarnessRequest {
+            kind: cfp_core::harness::HarnessKind::from_name(name).ok_or_else(|| {
+                EngineError::BadOptions(format!(
+                    "unknown harness `{name}` (android-activity or public-methods)"
+                ))
+            })?,
+            classes: Vec::new(),
+            exclude: Vec::new(),
+        }),
+    };
+    Ok(LowerOptions {
+        entry: options.entry.clone(),
+        harness,
+        no_models: false,
+    })
+}
+
 /// [`cfp_core::prepare`] with its errors as editor diagnostics (spec first, then the
 /// program; warnings are not shown in the editors).
-pub fn prepare(program: &str, spec: &str, _options: &RunOptions) -> Result<Prepared, EngineError> {
-    cfp_core::prepare(program, spec, &LowerOptions::default()).map_err(|d| {
+pub fn prepare(program: &str, spec: &str, options: &RunOptions) -> Result<Prepared, EngineError> {
+    let lower = lower_options(options)?;
+    cfp_core::prepare(program, spec, &lower).map_err(|d| {
         let mut bad = items(
             InputFile::Spec,
             spec,
@@ -129,7 +152,8 @@ pub fn result_for_page<S: Solver>(run: &Run<S>, total_ms: f64, smt_ms: f64) -> O
     ))
 }
 
-/// Parse the options object (`{"max_iterations": n | null}`; empty text: defaults).
+/// Parse the options object (`{"max_iterations": n | null, "entry"?: "C.m", "harness"?:
+/// "android-activity" | "public-methods"}`; empty text: defaults).
 pub fn parse_options(options_json: &str) -> Result<RunOptions, EngineError> {
     if options_json.trim().is_empty() {
         return Ok(RunOptions::default());
@@ -203,5 +227,35 @@ mod tests {
             Some(3)
         );
         assert!(parse_options(r#""x""#).is_err());
+        let o =
+            parse_options(r#"{"max_iterations":null,"entry":"A.m","harness":"public-methods"}"#)
+                .unwrap();
+        assert_eq!(o.entry.as_deref(), Some("A.m"));
+        let lower = lower_options(&o).unwrap();
+        assert_eq!(lower.entry.as_deref(), Some("A.m"));
+        assert!(lower.harness.is_some());
+        let bad = RunOptions {
+            harness: Some("servlet".into()),
+            ..RunOptions::default()
+        };
+        assert!(matches!(
+            lower_options(&bad),
+            Err(EngineError::BadOptions(_))
+        ));
+    }
+
+    #[test]
+    fn a_harness_drives_code_without_main() {
+        let program = "public class Pool {\n  private Lock l = new Lock();\n  public void get() { l.lock(); }\n  public void put() { l.unlock(); }\n}\n";
+        let spec = "wildcard $1 : Lock;\nS -> $1.lock() S $1.unlock() S | ε;";
+        assert!(
+            prepare(program, spec, &RunOptions::default()).is_err(),
+            "no main"
+        );
+        let options = RunOptions {
+            harness: Some("public-methods".into()),
+            ..RunOptions::default()
+        };
+        assert!(prepare(program, spec, &options).is_ok());
     }
 }

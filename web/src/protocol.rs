@@ -79,6 +79,14 @@ pub struct RunOptions {
     /// ends `unknown` ("timeout of … s reached"). `null`: no limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// Entry method (`cfp check --entry`, e.g. `Player.onStart` or `C.m/2`); `null`:
+    /// `main`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
+    /// Generated driver (`cfp check --harness`: `android-activity` or `public-methods`);
+    /// `null`: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness: Option<String>,
 }
 
 /// How a run advances.

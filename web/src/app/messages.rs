@@ -43,6 +43,7 @@ mod tests {
             options: RunOptions {
                 max_iterations: None,
                 timeout_ms: Some(60_000),
+                ..RunOptions::default()
             },
             mode: RunMode::Step,
         };

@@ -125,6 +125,7 @@ impl PageState {
                     .time_limit_s
                     .filter(|_| mode == RunMode::Run)
                     .map(|s| u64::from(s) * 1000),
+                ..RunOptions::default()
             },
             mode,
         }));
