@@ -31,6 +31,9 @@ use std::ops::ControlFlow;
 /// stops the run, and the cause becomes the reason of its `unknown` verdict.
 pub type StopHook = Box<dyn FnMut() -> Option<StopCause>>;
 
+/// How many of rule (3)'s call questions ConstructCFG builds and sends at once.
+const CALL_CHUNK: usize = 1024;
+
 /// The CEGAR driver.
 pub struct Checker<S: Solver> {
     program: Program,
@@ -276,56 +279,60 @@ impl<S: Solver> Checker<S> {
             if queries.is_empty() {
                 break;
             }
-            // Two batches: the necessary conditions (entry, exit; shared by many
-            // questions, deduplicated by the session), then the whole question for the
-            // combinations that pass both.
-            let mut formulas: Vec<(Key, crate::call_check::CallFormulas)> = Vec::new();
-            let mut content: BTreeMap<Key, CallKey> = BTreeMap::new();
-            for (k, q) in &queries {
-                self.session.stop_if_cancelled()?;
-                let ck = CallKey::of(&self.pcfas, q);
-                if let Some(b) = ck.as_ref().and_then(|c| self.call_answers.get(c)) {
-                    feasible.insert(*k, *b);
-                    continue;
-                }
-                if let Some(ck) = ck {
-                    content.insert(*k, ck);
-                }
-                match call_formulas(&enc, &self.pcfas, q) {
-                    Ok(f) => formulas.push((*k, f)),
-                    // An encoding failure answers "feasible" (sound over-approximation).
-                    Err(_) => {
-                        feasible.insert(*k, true);
+            // In chunks of questions (their formulas can be large: few are alive at once,
+            // and a run stopped midway drops little), each in two batches: the necessary
+            // conditions (entry, exit; shared by many questions, deduplicated by the
+            // session), then the whole question for the combinations that pass both.
+            let queries: Vec<(Key, CallQuery)> = queries.into_iter().collect();
+            for chunk in queries.chunks(CALL_CHUNK) {
+                let mut formulas: Vec<(Key, crate::call_check::CallFormulas)> = Vec::new();
+                let mut content: BTreeMap<Key, CallKey> = BTreeMap::new();
+                for (k, q) in chunk {
+                    self.session.stop_if_cancelled()?;
+                    let ck = CallKey::of(&self.pcfas, q);
+                    if let Some(b) = ck.as_ref().and_then(|c| self.call_answers.get(c)) {
+                        feasible.insert(*k, *b);
+                        continue;
+                    }
+                    if let Some(ck) = ck {
+                        content.insert(*k, ck);
+                    }
+                    match call_formulas(&enc, &self.pcfas, q) {
+                        Ok(f) => formulas.push((*k, f)),
+                        // An encoding failure answers "feasible" (sound over-approximation).
+                        Err(_) => {
+                            feasible.insert(*k, true);
+                        }
                     }
                 }
-            }
-            let necessary: Vec<cfp_smt::Term> = formulas
-                .iter()
-                .flat_map(|(_, f)| [f.entry.clone(), f.exit.clone()])
-                .collect();
-            // (An empty batch sends nothing.)
-            let answers = self.session.check_batch(&necessary).await?;
-            let mut keys = Vec::new();
-            let mut terms = Vec::new();
-            for (i, (k, f)) in formulas.into_iter().enumerate() {
-                let entry_ok = !matches!(answers.get(2 * i), Some(CheckSat::Unsat));
-                let exit_ok = !matches!(answers.get(2 * i + 1), Some(CheckSat::Unsat));
-                if entry_ok && exit_ok {
-                    keys.push(k);
-                    terms.push(f.full);
-                } else {
-                    feasible.insert(k, false);
+                let necessary: Vec<cfp_smt::Term> = formulas
+                    .iter()
+                    .flat_map(|(_, f)| [f.entry.clone(), f.exit.clone()])
+                    .collect();
+                // (An empty batch sends nothing.)
+                let answers = self.session.check_batch(&necessary).await?;
+                let mut keys = Vec::new();
+                let mut terms = Vec::new();
+                for (i, (k, f)) in formulas.into_iter().enumerate() {
+                    let entry_ok = !matches!(answers.get(2 * i), Some(CheckSat::Unsat));
+                    let exit_ok = !matches!(answers.get(2 * i + 1), Some(CheckSat::Unsat));
+                    if entry_ok && exit_ok {
+                        keys.push(k);
+                        terms.push(f.full);
+                    } else {
+                        feasible.insert(k, false);
+                        if let Some(ck) = content.remove(&k) {
+                            self.call_answers.insert(ck, false);
+                        }
+                    }
+                }
+                let answers = self.session.check_batch(&terms).await?;
+                for (k, r) in keys.into_iter().zip(answers) {
+                    let b = !matches!(r, CheckSat::Unsat);
+                    feasible.insert(k, b);
                     if let Some(ck) = content.remove(&k) {
-                        self.call_answers.insert(ck, false);
+                        self.call_answers.insert(ck, b);
                     }
-                }
-            }
-            let answers = self.session.check_batch(&terms).await?;
-            for (k, r) in keys.into_iter().zip(answers) {
-                let b = !matches!(r, CheckSat::Unsat);
-                feasible.insert(k, b);
-                if let Some(ck) = content.remove(&k) {
-                    self.call_answers.insert(ck, b);
                 }
             }
         }
