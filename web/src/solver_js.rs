@@ -4,8 +4,9 @@
 //! The bridge queues calls (one async Z3 call at a time), starts every script from
 //! `(reset)` and copies the script to heap memory (DESIGN.md §4), so this side only maps
 //! promises to futures and JS errors to [`SolverError`]s. A shared [`CancelFlag`] makes
-//! every later call fail with [`SolverError::Cancelled`] and turns the failure of an
-//! interrupted call into `Cancelled` too.
+//! every later call fail with [`SolverError::Cancelled`], turns the failure of an
+//! interrupted call into `Cancelled` too, and stops the checker's long work between calls
+//! ([`Solver::cancelled`]).
 
 use cfp_smt::{Solver, SolverError};
 use std::cell::Cell;
@@ -152,5 +153,9 @@ impl Solver for JsSolver {
 
     fn now_ms(&self) -> Option<f64> {
         Some(js_sys::Date::now())
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
     }
 }

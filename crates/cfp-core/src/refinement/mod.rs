@@ -309,19 +309,20 @@ async fn candidates<S: Solver>(
 ) -> Result<Result<Vec<Vec<Term>>, String>, SolverError> {
     let symbols = enc.symbols();
     let of = |fs: Vec<Term>| fs.iter().map(predicates_of).collect::<Vec<_>>();
+    // The projections can take long: they stop once the solver's clock says so.
+    let newton = |session: &Session<S>, direction| {
+        let stop = || session.stop_if_cancelled().is_err();
+        newton::newton_formulas_until(encoded, sliced, symbols, direction, &stop)
+            .ok_or(SolverError::Cancelled)
+    };
     Ok(match strategy {
         Strategy::Wp => {
             // Weakest preconditions say what the rest of the path needs; a callee cannot
             // name the caller's values the rest uses, so at the callee's exit (before each
             // return) the strongest postcondition supplies its summary over its entry
             // copies too.
-            let mut preds = of(newton::newton_formulas(
-                encoded,
-                sliced,
-                symbols,
-                newton::Direction::Backward,
-            ));
-            let sp = newton::newton_formulas(encoded, sliced, symbols, newton::Direction::Forward);
+            let mut preds = of(newton(session, newton::Direction::Backward)?);
+            let sp = newton(session, newton::Direction::Forward)?;
             for (ret, call) in encoded.call_of.iter().enumerate() {
                 if call.is_some() {
                     if let (Some(list), Some(f)) = (preds.get_mut(ret), sp.get(ret)) {
@@ -331,12 +332,7 @@ async fn candidates<S: Solver>(
             }
             Ok(preds)
         }
-        Strategy::Sp => Ok(of(newton::newton_formulas(
-            encoded,
-            sliced,
-            symbols,
-            newton::Direction::Forward,
-        ))),
+        Strategy::Sp => Ok(of(newton(session, newton::Direction::Forward)?)),
         Strategy::PathFacts => Ok(path_facts::path_facts(encoded, sliced, symbols)),
         Strategy::Horn => {
             match horn::horn_formulas(session, encoded, sliced, opts.horn_limits).await? {

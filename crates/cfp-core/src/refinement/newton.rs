@@ -51,6 +51,18 @@ pub fn newton_formulas(
     symbols: &Symbols,
     direction: Direction,
 ) -> Vec<Term> {
+    newton_formulas_until(trace, sliced, symbols, direction, &|| false).unwrap_or_default()
+}
+
+/// [`newton_formulas`], asking `stop` before each projection (they can take long on
+/// large formulas); `None` once it says so.
+pub fn newton_formulas_until(
+    trace: &EncodedTrace,
+    sliced: &Sliced,
+    symbols: &Symbols,
+    direction: Direction,
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<Term>> {
     let n = sliced.steps.len();
     let core: Vec<usize> = (0..n)
         .filter(|&k| sliced.steps[k].as_bool() != Some(true))
@@ -75,6 +87,9 @@ pub fn newton_formulas(
     // Which state symbol names each constant, moved along the positions.
     let mut naming = Naming::new(symbols);
     for (i, open_here) in open.iter().enumerate() {
+        if stop() {
+            return None;
+        }
         let pos = trace.positions.get(i);
         if let Some(pos) = pos {
             naming.advance(pos);
@@ -132,5 +147,5 @@ pub fn newton_formulas(
             .clone();
         out.push(atoms);
     }
-    out
+    Some(out)
 }

@@ -22,11 +22,14 @@ pub async fn strengthen<S: Solver>(
     sliced: &Sliced,
     bodies: &[Term],
 ) -> Result<Vec<Term>, SolverError> {
-    let mut w: Vec<Term> = bodies.iter().map(crate::qe::weaken).collect();
-    let inexact: Vec<bool> = bodies
-        .iter()
-        .map(|b| crate::qe::exact(b).is_none())
-        .collect();
+    // (Elimination can take long on large bodies: the clock is asked between bodies.)
+    let mut w: Vec<Term> = Vec::with_capacity(bodies.len());
+    let mut inexact: Vec<bool> = Vec::with_capacity(bodies.len());
+    for b in bodies {
+        session.stop_if_cancelled()?;
+        w.push(crate::qe::weaken(b));
+        inexact.push(crate::qe::exact(b).is_none());
+    }
     if !inexact.iter().any(|&b| b) {
         return Ok(w);
     }
