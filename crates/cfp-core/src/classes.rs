@@ -15,6 +15,8 @@
 //!   `toString`, … on an in-file class without an in-file definition is an external call.
 //! * Unknown names are error diagnostics with spans, never panics.
 
+pub mod jdk;
+
 use crate::ir::{
     ClassDef, ClassId, FieldDef, FieldId, GlobalDef, GlobalId, GlobalKind, MethodId, Sort,
 };
@@ -131,8 +133,11 @@ pub struct ClassInfo<'a> {
     pub methods: Vec<MethodId>,
     /// Constructors (the default one when none is declared; none for interfaces).
     pub ctors: Vec<MethodId>,
-    /// Static initialisation method, when the class has static initialisers.
+    /// Static initialisation procedure (`C.<clinit>`), when the class or a superclass has
+    /// static initialisers.
     pub clinit: Option<MethodId>,
+    /// The class has static initialisers of its own (not only a superclass's).
+    pub own_static_init: bool,
 }
 
 /// The class table of a compilation unit.
@@ -216,6 +221,7 @@ impl<'a> ClassTable<'a> {
         t.resolve_supertypes();
         t.break_superclass_cycles();
         t.declare_members();
+        t.link_initializers();
         t.name_methods();
         t.class_defs();
         t
@@ -245,6 +251,7 @@ impl<'a> ClassTable<'a> {
                 methods: Vec::new(),
                 ctors: Vec::new(),
                 clinit: None,
+                own_static_init: false,
             });
         }
     }
@@ -476,6 +483,46 @@ impl<'a> ClassTable<'a> {
                     span: decl.name.span,
                 });
                 self.classes[i].clinit = Some(id);
+                self.classes[i].own_static_init = true;
+            }
+        }
+    }
+
+    /// Phase 4b: a class without static initialisers of its own whose superclass chain
+    /// has some still gets an initialisation procedure (`C.<clinit>`): initialising `C`
+    /// initialises its superclass first (JLS §12.4.2).
+    fn link_initializers(&mut self) {
+        let own: Vec<bool> = self.classes.iter().map(|c| c.clinit.is_some()).collect();
+        for i in 0..self.classes.len() {
+            if own[i] || self.classes[i].decl.is_interface {
+                continue;
+            }
+            let mut seen = vec![i];
+            let mut cur = self.classes[i].superclass;
+            let mut inherited = false;
+            while let Some(s) = cur {
+                if seen.contains(&s.index()) {
+                    break;
+                }
+                seen.push(s.index());
+                inherited |= own[s.index()];
+                cur = self.classes[s.index()].superclass;
+            }
+            if inherited {
+                let id = MethodId(self.methods.len() as u32);
+                self.methods.push(MethodSig {
+                    id,
+                    class: Some(ClassId(i as u32)),
+                    name: "<clinit>".into(),
+                    display: String::new(),
+                    source: MethodSource::Clinit,
+                    is_static: true,
+                    is_abstract: false,
+                    params: Vec::new(),
+                    ret: Type::Void,
+                    span: self.classes[i].decl.name.span,
+                });
+                self.classes[i].clinit = Some(id);
             }
         }
     }
@@ -683,8 +730,21 @@ impl<'a> ClassTable<'a> {
     /// `static_class` may run: for every concrete in-file subtype, the body it
     /// inherits or overrides (`None` when it comes from an external superclass).
     pub fn implementations(&self, static_class: ClassId, decl: MethodId) -> Vec<Option<MethodId>> {
+        self.implementation_classes(static_class, decl)
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect()
+    }
+
+    /// [`ClassTable::implementations`] with, for each, the concrete classes whose objects
+    /// run it (dynamic dispatch by the receiver's runtime class).
+    pub fn implementation_classes(
+        &self,
+        static_class: ClassId,
+        decl: MethodId,
+    ) -> Vec<(Option<MethodId>, Vec<ClassId>)> {
         let sig = &self.methods[decl.index()];
-        let mut out: Vec<Option<MethodId>> = Vec::new();
+        let mut out: Vec<(Option<MethodId>, Vec<ClassId>)> = Vec::new();
         for (i, info) in self.classes.iter().enumerate() {
             let s = ClassId(i as u32);
             if info.decl.is_interface || info.decl.modifiers.is_abstract {
@@ -710,8 +770,9 @@ impl<'a> ClassTable<'a> {
                 }
                 cur = self.classes[c.index()].superclass;
             }
-            if !out.contains(&found) {
-                out.push(found);
+            match out.iter_mut().find(|(m, _)| *m == found) {
+                Some((_, classes)) => classes.push(s),
+                None => out.push((found, vec![s])),
             }
         }
         out

@@ -287,7 +287,16 @@ impl<'a> Builder<'a> {
     }
 
     fn exit_suffix_with(&self, m: MethodId, exit: StateId, sep: char) -> String {
-        match self.pcfa(m).and_then(|p| p.state(exit)) {
+        let pcfa = self.pcfa(m);
+        match pcfa.and_then(|p| p.state(exit)) {
+            // An exit through which the method ends by throwing: `!` (`!1`, … for clones).
+            Some(st) if pcfa.and_then(|p| p.throw_loc) == Some(st.loc) => {
+                if st.clone != 0 {
+                    format!("{sep}!{}", st.clone)
+                } else {
+                    format!("{sep}!")
+                }
+            }
             Some(st) if st.clone != 0 => format!("{sep}e{}", st.clone),
             _ => String::new(),
         }
@@ -506,11 +515,11 @@ impl<'a> Builder<'a> {
                             },
                         );
                     }
-                    Edge::Call { callee, .. } => {
+                    Edge::Call { callee, unwind, .. } => {
                         let callee = *callee;
                         let exits: Vec<StateId> = self
                             .pcfa(callee)
-                            .map_or_else(Vec::new, |p| p.exit_states().to_vec());
+                            .map_or_else(Vec::new, |p| p.return_states(*unwind).to_vec());
                         for ce in exits {
                             for ci in self.live_entries(callee, ce) {
                                 let q = CallQuery {

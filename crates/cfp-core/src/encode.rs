@@ -142,11 +142,7 @@ impl Symbols {
         taken.insert(ALLOC.to_string());
         let mut fields = Vec::with_capacity(program.fields.len());
         for f in &program.fields {
-            let class = program
-                .classes
-                .get(f.class.index())
-                .map_or("?", |c| c.name.as_str());
-            let mut name = format!("{class}.{}", f.name);
+            let mut name = f.qualified_name(&program.classes);
             if taken.contains(&name) {
                 name = format!("{name}#f{}", f.id.0);
             }
@@ -636,6 +632,7 @@ impl<'p> Encoder<'p> {
                 let a2 = names.fresh(ALLOC, Sort::Int);
                 Ok(Term::and([Term::eq(x, next.clone()), Term::eq(a2, next)]))
             }
+            Stmt::Approx(_) => Ok(Term::tt()),
         }
     }
 

@@ -84,11 +84,16 @@ fn instrument_method(program: &Program, m: &MethodCfa) -> MethodCfa {
             b.edge(cur, to, Edge::Block(Vec::new()));
         }
     }
-    let (graph, entry, exit) = b.finish(m.entry.index(), m.exit.index());
+    let f = b.finish(
+        m.entry.index(),
+        m.exit.index(),
+        m.throw_exit.map(|t| t.index()),
+    );
     MethodCfa {
-        graph,
-        entry,
-        exit,
+        graph: f.graph,
+        entry: f.entry,
+        exit: f.exit,
+        throw_exit: f.throw_exit,
         ..m.clone()
     }
 }

@@ -205,6 +205,9 @@ struct Frame {
     vars: Vec<Option<Value>>,
     /// Where the caller wants the result (a place of the caller).
     result: Option<Place>,
+    /// The call: its step in [`Run::steps`], its source location in the caller, and
+    /// whether its edge expects the callee to end by throwing.
+    call: Option<(usize, NodeIndex, bool)>,
 }
 
 /// Internal failure of one operation.
@@ -277,6 +280,7 @@ pub fn run(program: &Program, oracle: &mut dyn Oracle, limits: Limits) -> Result
         node: root.entry,
         vars: vec![None; root.vars.len()],
         result: None,
+        call: None,
     });
     loop {
         let method = m.stack.last().map_or(program.root, |f| f.method);
@@ -365,7 +369,10 @@ impl<'p> Machine<'p, '_> {
         let program = self.program;
         let cfa = self.method(mid)?;
         if node == cfa.exit {
-            return self.do_return();
+            return self.do_return(false);
+        }
+        if Some(node) == cfa.throw_exit {
+            return self.do_return(true);
         }
         let mut enabled = Vec::new();
         for e in cfa.graph.edges(node) {
@@ -442,7 +449,9 @@ impl<'p> Machine<'p, '_> {
                 args,
                 result,
                 span,
+                unwind,
             } => {
+                let call_step = self.run.steps.len();
                 self.run.steps.push(step);
                 if self.stack.len() > limits.max_depth {
                     let _ = span;
@@ -467,6 +476,7 @@ impl<'p> Machine<'p, '_> {
                     node: entry,
                     vars,
                     result: result.clone(),
+                    call: Some((call_step, from, *unwind)),
                 });
             }
         }
@@ -479,12 +489,24 @@ impl<'p> Machine<'p, '_> {
         }
     }
 
-    fn do_return(&mut self) -> R<bool> {
+    /// Return from the running method, normally or (`thrown`) through its throw exit.
+    fn do_return(&mut self, thrown: bool) -> R<bool> {
         let Some(frame) = self.stack.pop() else {
-            return Ok(true);
+            return Ok(!thrown);
         };
         if self.stack.is_empty() {
+            if thrown {
+                return blocked(Span::default(), "an exception is not caught");
+            }
             return Ok(true);
+        }
+        if let Some((call_step, from, expected)) = frame.call {
+            if expected != thrown {
+                self.follow_return(frame.method, call_step, from, thrown)?;
+            }
+        }
+        if thrown {
+            return Ok(false);
         }
         let cfa = self.method(frame.method)?;
         let ret = cfa.ret;
@@ -508,6 +530,50 @@ impl<'p> Machine<'p, '_> {
             self.assign(caller, &place, v)?;
         }
         Ok(false)
+    }
+
+    /// The callee ended the other way than the call edge chosen for it expected: continue
+    /// through the sibling call edge that expects it (the same call, the other exit),
+    /// when the oracle allows it.
+    fn follow_return(
+        &mut self,
+        callee: MethodId,
+        call_step: usize,
+        from: NodeIndex,
+        thrown: bool,
+    ) -> R<()> {
+        let what = if thrown {
+            "the callee threw an exception"
+        } else {
+            "the callee returned normally"
+        };
+        if !self.oracle.adapt_returns() {
+            return blocked(Span::default(), format!("{what}, not as the path says"));
+        }
+        let Some(caller) = self.stack.last().map(|f| f.method) else {
+            return bad("no caller");
+        };
+        let cfa = self.method(caller)?;
+        let sibling = cfa
+            .graph
+            .edges(from)
+            .filter(|e| {
+                matches!(e.weight(), Edge::Call { callee: c, unwind, .. } if *c == callee && *unwind == thrown)
+            })
+            .map(|e| (e.id().index(), e.target()))
+            .min();
+        let Some((edge, to)) = sibling else {
+            return blocked(
+                Span::default(),
+                format!("{what}, and the caller has no way on"),
+            );
+        };
+        if let Some(step) = self.run.steps.get_mut(call_step) {
+            step.edge = edge;
+            step.to = to.index();
+        }
+        self.set_node(to);
+        Ok(())
     }
 
     fn exec(&mut self, mid: MethodId, s: &Stmt, span: Span) -> R<()> {
@@ -538,6 +604,7 @@ impl<'p> Machine<'p, '_> {
                 let a = self.heap.allocated;
                 self.assign(mid, &Place::Var(*var), Value::Int(a))
             }
+            Stmt::Approx(_) => Ok(()),
         }
     }
 
@@ -597,6 +664,7 @@ impl<'p> Machine<'p, '_> {
                     Ok(v) => self.scratch_assign(cfa.id, place, v, &mut sc),
                     Err(e) => Err(e),
                 },
+                Stmt::Approx(_) => Ok(()),
             };
             match r {
                 Ok(()) => {}

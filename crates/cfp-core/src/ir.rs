@@ -41,7 +41,7 @@ use serde::Serialize;
 use std::collections::VecDeque;
 
 mod cfa_builder;
-pub(crate) use cfa_builder::CfaBuilder;
+pub(crate) use cfa_builder::{CfaBuilder, Finished};
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
@@ -149,6 +149,19 @@ pub struct FieldDef {
     pub span: Span,
 }
 
+impl FieldDef {
+    /// `Class.field`, or the name alone for a field of every object (`%type`).
+    pub fn qualified_name(&self, classes: &[ClassDef]) -> String {
+        if self.name.starts_with('%') {
+            return self.name.clone();
+        }
+        let c = classes
+            .get(self.class.index())
+            .map_or("?", |c| c.name.as_str());
+        format!("{c}.{}", self.name)
+    }
+}
+
 /// What a global stands for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum GlobalKind {
@@ -159,6 +172,16 @@ pub enum GlobalKind {
     },
     /// The instrumentation global of spec wildcard `$k` (paper §4, rule Class).
     Wildcard(u32),
+    /// `%exc`: the exception being thrown (`null` while none is): a `throw` sets it and
+    /// jumps to the innermost handler; after a call of a method that may throw, a
+    /// non-null `%exc` continues at the caller's handler.
+    Exception,
+    /// `%init:C`: whether the initialisation of class `C` has started (JLS §12.4.2: a
+    /// class is initialised once, on its first active use).
+    InitState {
+        /// The class.
+        class: ClassId,
+    },
 }
 
 /// A global variable.
@@ -367,6 +390,10 @@ pub enum Stmt {
         /// What is allocated.
         kind: AllocKind,
     },
+    /// The execution goes through an approximated construct, number `k` of
+    /// [`Program::approx_sites`]: no effect on the state, but a violation whose path
+    /// runs through one is only a possible one.
+    Approx(u32),
 }
 
 /// A value with the source span it comes from.
@@ -384,7 +411,9 @@ pub enum Edge {
     /// A basic block: simple statements executed in order. Empty = `skip`.
     Block(Vec<Located<Stmt>>),
     /// Call of an in-file method: binds `callee.params[i] := args[i]` (receiver first),
-    /// runs the callee, then `result := callee.ret`.
+    /// runs the callee, then `result := callee.ret`. With `unwind`, the edge is taken when
+    /// the callee ends by throwing (at its [`MethodCfa::throw_exit`], `%exc` set): no
+    /// result is assigned, and the caller continues at its exception handler.
     Call {
         /// The callee.
         callee: MethodId,
@@ -394,6 +423,8 @@ pub enum Edge {
         result: Option<Place>,
         /// The call expression.
         span: Span,
+        /// The callee returns by throwing (through its throw exit).
+        unwind: bool,
     },
     /// An API call `receiver.method(args)` before instrumentation (paper Fig. 9
     /// `api_call`). It has no effect on the state; a result is havocked (or computed by
@@ -449,8 +480,10 @@ impl Edge {
 pub enum Node {
     /// The method's entry.
     Entry,
-    /// The method's (single) exit.
+    /// The method's (normal) exit.
     Exit,
+    /// Where the method ends by throwing an exception.
+    Throw,
     /// Any other location.
     Inner,
 }
@@ -477,8 +510,10 @@ pub struct MethodCfa {
     pub graph: DiGraph<Node, Edge>,
     /// Entry node.
     pub entry: NodeIndex,
-    /// Exit node.
+    /// Exit node (normal completion).
     pub exit: NodeIndex,
+    /// Where the method ends by throwing (`%exc` set), when it may.
+    pub throw_exit: Option<NodeIndex>,
     /// Declaration span (empty for synthetic methods).
     pub span: Span,
     /// True for a method without body (abstract or interface method): its CFA has no
@@ -487,6 +522,20 @@ pub struct MethodCfa {
 }
 
 impl MethodCfa {
+    /// The exit a call edge returns through: the throw exit for an unwinding call.
+    pub fn return_node(&self, unwind: bool) -> Option<NodeIndex> {
+        if unwind {
+            self.throw_exit
+        } else {
+            Some(self.exit)
+        }
+    }
+
+    /// True for the normal exit and the throw exit.
+    pub fn is_exit(&self, n: NodeIndex) -> bool {
+        n == self.exit || Some(n) == self.throw_exit
+    }
+
     /// The variable `id`.
     pub fn var(&self, id: VarId) -> Option<&VarDef> {
         self.vars.get(id.index())
@@ -516,6 +565,13 @@ pub struct Program {
     pub globals: Vec<GlobalDef>,
     /// The spec's terminals, in order of first appearance in the spec.
     pub terminals: Vec<Terminal>,
+    /// `%type`, the field holding every object's class as a code (written at each
+    /// allocation; read by dynamic dispatch, catch clauses, `instanceof` and casts), when
+    /// the program needs it.
+    pub type_field: Option<FieldId>,
+    /// The class named by each code of `%type`: code `k` is `type_names[k - 1]`
+    /// (program classes first, then classes outside the program).
+    pub type_names: Vec<String>,
     /// All methods; [`Program::root`] is one of them.
     pub methods: Vec<MethodCfa>,
     /// The synthetic root method: static initialisation, then the entry method.
@@ -525,6 +581,10 @@ pub struct Program {
     /// Approximations that could hide a violation: a `verified` verdict becomes
     /// `unknown` when this is not empty.
     pub approximations: Vec<Diagnostic>,
+    /// Approximated constructs an execution may go through ([`Stmt::Approx`]): they add
+    /// executions the JVM may not have, so a violation whose path runs through one is
+    /// reported as a possible violation (`unknown`), never as a violation.
+    pub approx_sites: Vec<Diagnostic>,
     /// True once [`crate::instrument()`] has replaced the API calls by terminals.
     pub instrumented: bool,
 }

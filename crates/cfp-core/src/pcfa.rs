@@ -150,6 +150,9 @@ pub struct Pcfa {
     /// The method's exit location.
     #[serde(serialize_with = "serde_ix::node")]
     pub exit_loc: NodeIndex,
+    /// The method's throw exit location, when it has one.
+    #[serde(skip)]
+    pub throw_loc: Option<NodeIndex>,
     states: Vec<Option<PcfaState>>,
     edges: Vec<Option<PcfaEdge>>,
     /// Live outgoing / incoming edges per state id, in id order.
@@ -172,6 +175,7 @@ impl Pcfa {
             method: cfa.id,
             entry_loc: cfa.entry,
             exit_loc: cfa.exit,
+            throw_loc: cfa.throw_exit,
             states: Vec::with_capacity(n),
             edges: Vec::new(),
             out: Vec::with_capacity(n),
@@ -363,6 +367,16 @@ impl Pcfa {
         self.states_at(self.exit_loc)
     }
 
+    /// The states a call returns through: the exit states, or, for a call that unwinds,
+    /// the states at the throw exit.
+    pub fn return_states(&self, unwind: bool) -> &[StateId] {
+        match (unwind, self.throw_loc) {
+            (false, _) => self.exit_states(),
+            (true, Some(t)) => self.states_at(t),
+            (true, None) => &[],
+        }
+    }
+
     /// The predicates tracked at `loc` (index `i` is entry `i` of its states' cubes).
     pub fn predicates(&self, loc: NodeIndex) -> &[Term] {
         self.predicates.get(loc.index()).map_or(&[], Vec::as_slice)
@@ -534,6 +548,7 @@ mod tests {
                 graph: g,
                 entry: n0,
                 exit: n2,
+                throw_exit: None,
                 span: Default::default(),
                 is_abstract: false,
             }

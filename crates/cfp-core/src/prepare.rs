@@ -185,6 +185,7 @@ pub fn parse_with_harness(program: SourceSet, options: &LowerOptions) -> Harness
                     entry: Some(h.entry),
                     harness: None,
                     no_models: options.no_models,
+                    library_throws: options.library_throws,
                 },
             }
         }

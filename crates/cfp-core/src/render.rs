@@ -110,6 +110,7 @@ impl<'p> Printer<'p> {
         match s {
             Stmt::Assign { place, expr } => format!("{} := {}", self.place(place), self.expr(expr)),
             Stmt::Havoc(p) => format!("havoc {}", self.place(p)),
+            Stmt::Approx(k) => format!("approx #{k}"),
             Stmt::Assume(e) => format!("assume {}", self.expr(e)),
             Stmt::Alloc { var, kind } => {
                 let what = match kind {
@@ -147,6 +148,7 @@ impl<'p> Printer<'p> {
                 callee,
                 args,
                 result,
+                unwind,
                 ..
             } => {
                 let name = self
@@ -157,7 +159,8 @@ impl<'p> Printer<'p> {
                     .as_ref()
                     .map(|r| format!("{} := ", self.place(r)))
                     .unwrap_or_default();
-                format!("{res}call {name}({})", self.args(args))
+                let how = if *unwind { " throws" } else { "" };
+                format!("{res}call {name}({}){how}", self.args(args))
             }
             Edge::ApiCall {
                 receiver,
@@ -334,11 +337,11 @@ pub fn render_text_in(program: &Program, sources: &SourceSet) -> String {
             .fields
             .iter()
             .map(|f| {
-                let c = program
-                    .classes
-                    .get(f.class.index())
-                    .map_or("?", |c| c.name.as_str());
-                format!("{c}.{}: {}", f.name, f.sort.as_str())
+                format!(
+                    "{}: {}",
+                    f.qualified_name(&program.classes),
+                    f.sort.as_str()
+                )
             })
             .collect();
         let _ = writeln!(out, "fields: {}", fs.join(", "));
@@ -369,9 +372,13 @@ pub fn render_text_in(program: &Program, sources: &SourceSet) -> String {
         if !locals.is_empty() {
             let _ = writeln!(out, "  locals: {}", locals.join(", "));
         }
+        let throws = m
+            .throw_exit
+            .map(|t| format!(", throws at n{}", t.index()))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "  entry n{}, exit n{}",
+            "  entry n{}, exit n{}{throws}",
             m.entry.index(),
             m.exit.index()
         );
@@ -424,6 +431,8 @@ pub fn render_dot_in(program: &Program, sources: &SourceSet) -> String {
                 ", shape=doublecircle"
             } else if n == m.exit {
                 ", shape=doubleoctagon"
+            } else if Some(n) == m.throw_exit {
+                ", shape=octagon"
             } else {
                 ""
             };

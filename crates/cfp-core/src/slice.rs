@@ -292,7 +292,7 @@ fn rebuild(p: &Program, rel: &Relevance) -> Option<Sliced> {
             classes_kept.insert(c.index());
         }
     }
-    for f in &fields {
+    for f in fields.iter().filter(|f| !f.name.starts_with('%')) {
         classes_kept.insert(f.class.index());
     }
     let before = unsliced_stats(p);
@@ -320,6 +320,11 @@ fn rebuild(p: &Program, rel: &Relevance) -> Option<Sliced> {
         root: MethodId(maps.methods.get(p.root.index())?),
         entry: MethodId(maps.methods.get(p.entry.index())?),
         approximations: p.approximations.clone(),
+        approx_sites: p.approx_sites.clone(),
+        type_field: p
+            .type_field
+            .and_then(|f| maps.fields.get(f.index()).map(crate::ir::FieldId)),
+        type_names: p.type_names.clone(),
         instrumented: p.instrumented,
     };
     Some(Sliced {
@@ -374,6 +379,7 @@ fn rebuild_method(p: &Program, rel: &Relevance, maps: &Maps, m: &MethodCfa) -> O
                                 kind: kind.clone(),
                             }
                         }
+                        Stmt::Approx(k) => Stmt::Approx(*k),
                     };
                     kept.push(Located { node, span: s.span });
                 }
@@ -384,6 +390,7 @@ fn rebuild_method(p: &Program, rel: &Relevance, maps: &Maps, m: &MethodCfa) -> O
                 args,
                 result,
                 span,
+                unwind,
             } => {
                 if !rel.call_kept(p, m.id, *callee, args, result.as_ref()) {
                     dropped.push((index, callee.index()));
@@ -406,6 +413,7 @@ fn rebuild_method(p: &Program, rel: &Relevance, maps: &Maps, m: &MethodCfa) -> O
                         args: new_args,
                         result,
                         span: *span,
+                        unwind: *unwind,
                     }
                 }
             }
@@ -430,7 +438,17 @@ fn rebuild_method(p: &Program, rel: &Relevance, maps: &Maps, m: &MethodCfa) -> O
         b.edge(from.index(), to.index(), edge);
     }
     // Edges were added in the program's edge order: origins are its edge indices.
-    let (graph, entry, exit, origins) = b.finish_traced(m.entry.index(), m.exit.index());
+    let crate::ir::Finished {
+        graph,
+        entry,
+        exit,
+        throw_exit,
+        origins,
+    } = b.finish_traced(
+        m.entry.index(),
+        m.exit.index(),
+        m.throw_exit.map(|t| t.index()),
+    );
     let vars: Vec<VarDef> = m
         .vars
         .iter()
@@ -460,6 +478,7 @@ fn rebuild_method(p: &Program, rel: &Relevance, maps: &Maps, m: &MethodCfa) -> O
         graph,
         entry,
         exit,
+        throw_exit,
         span: m.span,
         is_abstract: m.is_abstract,
     };

@@ -148,6 +148,33 @@ pub struct HarnessArgs {
     /// Do not add the built-in library models (`cfp models` lists them).
     #[arg(long)]
     pub no_models: bool,
+    /// Which library calls may throw: `caught` (default) — what a catch clause around the
+    /// call in the same method catches, or what the method declares it throws; `none`;
+    /// `any` — also a `RuntimeException` from every library call.
+    #[arg(long, value_name = "WHICH", value_enum, default_value = "caught")]
+    pub library_throws: LibraryThrowsArg,
+}
+
+/// Values of `--library-throws`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LibraryThrowsArg {
+    /// Library calls never throw.
+    None,
+    /// What the program prepared for: a catch clause around the call, a `throws` clause.
+    Caught,
+    /// As `caught`, and a `RuntimeException` from any library call.
+    Any,
+}
+
+impl LibraryThrowsArg {
+    /// The core's option.
+    pub fn option(self) -> cfp_core::lower::LibraryThrows {
+        match self {
+            LibraryThrowsArg::None => cfp_core::lower::LibraryThrows::None,
+            LibraryThrowsArg::Caught => cfp_core::lower::LibraryThrows::Caught,
+            LibraryThrowsArg::Any => cfp_core::lower::LibraryThrows::Any,
+        }
+    }
 }
 
 impl HarnessArgs {
@@ -257,6 +284,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         entry: args.entry.clone(),
         harness: args.harness.request(),
         no_models: args.harness.no_models,
+        library_throws: args.harness.library_throws.option(),
     };
     // Every input's diagnostics first, before any check runs.
     let mut prepared = Vec::with_capacity(specs.len());

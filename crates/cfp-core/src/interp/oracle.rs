@@ -74,6 +74,12 @@ pub trait Oracle {
     /// Called after every executed edge (whether or not a choice was needed); lets an
     /// oracle follow a path given edge by edge ([`PathOracle`]).
     fn observe(&mut self, _step: &Step) {}
+    /// When a callee ends the other way than its call edge expected (it threw, or
+    /// returned normally), whether the run may go on through the call's other edge (a
+    /// path-following oracle says no: the run has left the path).
+    fn adapt_returns(&self) -> bool {
+        true
+    }
 }
 
 /// Follows a path given as the complete sequence of executed edges `(method, edge
@@ -129,6 +135,10 @@ impl Oracle for PathOracle {
             self.diverged = true;
         }
         self.next_edge += 1;
+    }
+
+    fn adapt_returns(&self) -> bool {
+        false
     }
 }
 

@@ -46,9 +46,9 @@ impl CfaBuilder {
             .filter_map(|(i, e)| e.as_ref().map(|e| (i, e)))
     }
 
-    /// Drop edges not on some entry→exit path (unreachable code, paths that never
-    /// complete — they produce no word).
-    fn prune(&mut self, entry: usize, exit: usize) {
+    /// Drop edges not on some path from the entry to an exit (unreachable code, paths
+    /// that never complete — they produce no word).
+    fn prune(&mut self, entry: usize, exits: Exits) {
         let mut fwd = vec![false; self.nodes];
         let mut bwd = vec![false; self.nodes];
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); self.nodes];
@@ -67,8 +67,10 @@ impl CfaBuilder {
                 }
             }
         }
-        stack.push(exit);
-        bwd[exit] = true;
+        for x in [Some(exits.normal), exits.throw].into_iter().flatten() {
+            stack.push(x);
+            bwd[x] = true;
+        }
         while let Some(n) = stack.pop() {
             for &m in &inc[n] {
                 if !bwd[m] {
@@ -89,7 +91,7 @@ impl CfaBuilder {
 
     /// One round of simplification (linear in the graph size); true when something
     /// changed.
-    fn simplify_round(&mut self, entry: usize, exit: usize) -> bool {
+    fn simplify_round(&mut self, entry: usize, exits: Exits) -> bool {
         let mut changed = false;
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); self.nodes];
         let mut inc: Vec<Vec<usize>> = vec![Vec::new(); self.nodes];
@@ -138,7 +140,7 @@ impl CfaBuilder {
                 }
                 out[u].clear();
                 changed = true;
-            } else if v != exit && inc[v].len() == 1 {
+            } else if !exits.contains(v) && inc[v].len() == 1 {
                 self.edges[i] = None;
                 out[u].retain(|&x| x != i);
                 for j in std::mem::take(&mut out[v]) {
@@ -154,7 +156,7 @@ impl CfaBuilder {
         }
         // Merge straight-line chains of blocks.
         for n in 0..self.nodes {
-            if n == entry || n == exit || inc[n].len() != 1 || out[n].len() != 1 {
+            if n == entry || exits.contains(n) || inc[n].len() != 1 || out[n].len() != 1 {
                 continue;
             }
             let (i, o) = (inc[n][0], out[n][0]);
@@ -188,25 +190,26 @@ impl CfaBuilder {
         changed
     }
 
-    pub fn finish(self, entry: usize, exit: usize) -> (DiGraph<Node, Edge>, NodeIndex, NodeIndex) {
-        let (graph, entry, exit, _) = self.finish_traced(entry, exit);
-        (graph, entry, exit)
+    /// Simplify and renumber: the entry is node 0, then the other nodes breadth-first,
+    /// then the throw exit (when an edge reaches it), the exit last.
+    pub fn finish(self, entry: usize, exit: usize, throw: Option<usize>) -> Finished {
+        self.finish_traced(entry, exit, throw)
     }
 
     /// [`CfaBuilder::finish`], with each final edge's origins (indexed by its graph edge
     /// index): the added edges it stands for, in execution order.
-    pub fn finish_traced(
-        mut self,
-        entry: usize,
-        exit: usize,
-    ) -> (DiGraph<Node, Edge>, NodeIndex, NodeIndex, Vec<Vec<usize>>) {
+    pub fn finish_traced(mut self, entry: usize, exit: usize, throw: Option<usize>) -> Finished {
+        let exits = Exits {
+            normal: exit,
+            throw: throw.filter(|t| *t != exit && *t != entry),
+        };
         loop {
-            self.prune(entry, exit);
-            if !self.simplify_round(entry, exit) {
+            self.prune(entry, exits);
+            if !self.simplify_round(entry, exits) {
                 break;
             }
         }
-        self.prune(entry, exit);
+        self.prune(entry, exits);
         for (_, _, e) in self.edges.iter_mut().flatten() {
             if let Edge::Block(stmts) = e {
                 drop_repeated_assumes(stmts);
@@ -214,8 +217,10 @@ impl CfaBuilder {
         }
         let mut order: Vec<Option<usize>> = vec![None; self.nodes];
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); self.nodes];
+        let mut reached_throw = false;
         for (_, (a, b, _)) in self.live() {
             out[*a].push(*b);
+            reached_throw |= Some(*b) == exits.throw;
         }
         let mut next = 0usize;
         let mut queue = VecDeque::new();
@@ -224,12 +229,18 @@ impl CfaBuilder {
         queue.push_back(entry);
         while let Some(n) = queue.pop_front() {
             for &m in &out[n] {
-                if order[m].is_none() && m != exit {
+                if order[m].is_none() && !exits.contains(m) {
                     order[m] = Some(next);
                     next += 1;
                     queue.push_back(m);
                 }
             }
+        }
+        let mut throw_at = None;
+        if let (Some(t), true) = (exits.throw, reached_throw) {
+            order[t] = Some(next);
+            throw_at = Some(next);
+            next += 1;
         }
         if entry != exit {
             order[exit] = Some(next);
@@ -242,6 +253,8 @@ impl CfaBuilder {
                 Node::Entry
             } else if i + 1 == next {
                 Node::Exit
+            } else if Some(i) == throw_at {
+                Node::Throw
             } else {
                 Node::Inner
             };
@@ -266,10 +279,42 @@ impl CfaBuilder {
                     .unwrap_or_default(),
             );
         }
-        let entry_ix = idx[0];
-        let exit_ix = idx[next - 1];
-        (graph, entry_ix, exit_ix, origins)
+        Finished {
+            entry: idx[0],
+            exit: idx[next - 1],
+            throw_exit: throw_at.map(|t| idx[t]),
+            graph,
+            origins,
+        }
     }
+}
+
+/// The exits of a graph under construction.
+#[derive(Clone, Copy, Debug)]
+struct Exits {
+    normal: usize,
+    throw: Option<usize>,
+}
+
+impl Exits {
+    fn contains(self, n: usize) -> bool {
+        n == self.normal || Some(n) == self.throw
+    }
+}
+
+/// A finished CFA.
+#[derive(Debug)]
+pub(crate) struct Finished {
+    /// The graph.
+    pub graph: DiGraph<Node, Edge>,
+    /// Its entry.
+    pub entry: NodeIndex,
+    /// Its normal exit.
+    pub exit: NodeIndex,
+    /// Its throw exit, when an edge reaches it.
+    pub throw_exit: Option<NodeIndex>,
+    /// Per graph edge, the added edges it stands for ([`CfaBuilder::finish_traced`]).
+    pub origins: Vec<Vec<usize>>,
 }
 
 /// True when `e` reads something `p` denotes (the whole field array for a field place).
@@ -313,5 +358,6 @@ fn drop_repeated_assumes(stmts: &mut Vec<Located<Stmt>>) {
             known.retain(|k| !mentions(k, &p));
             true
         }
+        Stmt::Approx(_) => true,
     });
 }

@@ -66,6 +66,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         span: Span,
     ) -> (Expr, Type) {
         let ty = self.cx.table.resolve(class);
+        // The JVM initialises the class before it evaluates the arguments.
+        if let Type::Class(c) = ty {
+            self.init_class(c, span);
+        }
         let (vals, tys) = self.eval_args(args);
         match ty {
             Type::Class(c) => {
@@ -87,6 +91,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     },
                     span,
                 );
+                let code = self.class_code(c);
+                self.tag_type(t, code, span);
                 // An inner class's object holds the enclosing instance it is created in.
                 let holder = self.cx.table.classes[c.index()]
                     .fields
@@ -129,6 +135,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let ty = Type::External(n.clone());
                 let t = self.temp(ty.clone());
                 self.fresh_objects.push(t);
+                self.cx.survey.outside.insert(n.clone());
+                let code = self.external_code(&n);
                 self.emit(
                     Stmt::Alloc {
                         var: t,
@@ -136,6 +144,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     },
                     span,
                 );
+                self.tag_type(t, code, span);
+                // The library's constructor may throw.
+                self.library_may_throw(span);
                 (Expr::Var(t), ty)
             }
             other => {
@@ -206,6 +217,26 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
     }
 
+    /// The arbitrary result of a call whose code is outside the program (without the
+    /// exceptions a library call may throw).
+    pub(super) fn unknown_result(
+        &mut self,
+        dest: Option<VarId>,
+        want_result: bool,
+        want: Option<Sort>,
+        span: Span,
+    ) -> (Expr, Type) {
+        let ty = match want {
+            Some(Sort::Bool) => Type::Bool,
+            _ => Type::Unknown,
+        };
+        let res = self.result_var(dest, want_result, &ty, want);
+        if let Some(r) = res {
+            self.emit(Stmt::Havoc(Place::Var(r)), span);
+        }
+        self.call_value(res, dest, ty, span)
+    }
+
     /// An external call: arguments already evaluated; the result is arbitrary.
     pub(super) fn external_call(
         &mut self,
@@ -222,6 +253,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         if let Some(r) = res {
             self.emit(Stmt::Havoc(Place::Var(r)), span);
         }
+        self.library_may_throw(span);
         self.call_value(res, dest, ty, span)
     }
 
@@ -421,6 +453,15 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         want_result: bool,
         span: Span,
     ) -> (Expr, Type) {
+        // A method without body (`native`) is library code.
+        if self.cx.table.methods[m.index()].is_abstract {
+            let want = Some(self.cx.table.methods[m.index()].ret.sort());
+            return self.external_call(dest, want_result, want, span);
+        }
+        // Invoking a static method initialises its class.
+        if let Some(c) = self.cx.table.methods[m.index()].class {
+            self.init_class(c, span);
+        }
         let args = self.coerce_args(m, vals, span);
         let ret = self.cx.table.methods[m.index()].ret.clone();
         let res = self.result_var(dest, want_result, &ret, None);
@@ -551,6 +592,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
         }
         self.assume_nonnull(&recv, span);
+        let is_event = !terminals.is_empty();
         if !terminals.is_empty() {
             let n = self.fresh();
             self.b.edge(
@@ -567,8 +609,11 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             self.calls_emitted += 1;
             self.cur = n;
         }
-        // In-file implementations.
+        // In-file implementations. (A protocol event does not throw: the call happened.)
         let Type::Class(c) = rty else {
+            if is_event {
+                return self.unknown_result(dest, want_result, want, span);
+            }
             return self.external_call(dest, want_result, want, span);
         };
         let Some(decl) = self.cx.table.lookup_method(c, &name.name, &tys) else {
@@ -592,44 +637,68 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         if dsig.is_static {
             return self.static_call(decl, vals, dest, want_result, span);
         }
-        let impls = self.cx.table.implementations(c, decl);
-        if impls.iter().all(Option::is_none) {
+        let impls = self.cx.table.implementation_classes(c, decl);
+        if impls.iter().all(|(m, _)| m.is_none()) {
             return self.external_call(dest, want_result, want, span);
         }
         let ret = dsig.ret.clone();
         let res = self.result_var(dest, want_result, &ret, want);
-        let mut all = vec![recv];
+        let mut all = vec![recv.clone()];
         all.extend(self.coerce_args(decl, vals, span));
         let join = self.fresh();
         let start = self.cur;
-        for alt in impls {
+        // Several implementations: the receiver's runtime class chooses.
+        let dispatch = impls.len() > 1;
+        if dispatch {
+            self.cx.survey.needs_types = true;
+        }
+        let mut unwinds = Vec::new();
+        for (alt, classes) in impls {
             self.set(start);
+            if dispatch {
+                if let Some(f) = self.cx.type_field {
+                    let codes: Vec<i64> =
+                        classes.iter().filter_map(|k| self.class_code(*k)).collect();
+                    let ty = Expr::Field {
+                        obj: Box::new(recv.clone()),
+                        field: f,
+                    };
+                    self.emit(Stmt::Assume(types::in_codes(ty, &codes)), span);
+                }
+            }
+            let from = self.cur;
             match alt {
                 Some(m) => {
                     self.b.edge(
-                        start,
+                        from,
                         join,
                         Edge::Call {
                             callee: m,
                             args: all.clone(),
                             result: res.map(Place::Var),
                             span,
+                            unwind: false,
                         },
                     );
                     self.calls_emitted += 1;
+                    self.note_call(m);
+                    unwinds.push((from, m));
                 }
                 None => match res {
                     Some(r) => self.b.edge(
-                        start,
+                        from,
                         join,
                         Edge::Block(vec![Located {
                             node: Stmt::Havoc(Place::Var(r)),
                             span,
                         }]),
                     ),
-                    None => self.b.edge(start, join, Edge::Block(Vec::new())),
+                    None => self.b.edge(from, join, Edge::Block(Vec::new())),
                 },
             }
+        }
+        for (from, m) in unwinds {
+            self.unwind_edges(from, &[(m, all.clone())], span);
         }
         self.set(join);
         self.call_value(res, dest, ret, span)

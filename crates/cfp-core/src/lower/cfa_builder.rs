@@ -7,7 +7,14 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     // ---------------------------------------------------------------- building blocks
 
     pub(super) fn finish(self, sig: &MethodSig<'_>, nparams: usize) -> MethodCfa {
-        let (graph, entry, exit) = self.b.finish(self.entry, self.exit);
+        let throw = (!matches!(sig.source, MethodSource::Root)).then_some(self.throw_exit);
+        let crate::ir::Finished {
+            graph,
+            entry,
+            exit,
+            throw_exit,
+            ..
+        } = self.b.finish(self.entry, self.exit, throw);
         MethodCfa {
             id: sig.id,
             name: sig.display.clone(),
@@ -19,6 +26,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             graph,
             entry,
             exit,
+            throw_exit,
             span: sig.span,
             is_abstract: sig.is_abstract,
         }
@@ -107,17 +115,21 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         span: Span,
     ) {
         let n = self.fresh();
+        let from = self.cur;
         self.b.edge(
-            self.cur,
+            from,
             n,
             Edge::Call {
                 callee,
-                args,
+                args: args.clone(),
                 result,
                 span,
+                unwind: false,
             },
         );
         self.calls_emitted += 1;
+        self.note_call(callee);
+        self.unwind_edges(from, &[(callee, args)], span);
         self.cur = n;
     }
 
@@ -127,12 +139,23 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         Expr::Var(t)
     }
 
+    /// A dereference of `e` (a call on it, a field or array access): a null `e` throws a
+    /// `NullPointerException` ([`MethodLowerer::check_implicit`]).
     pub(super) fn assume_nonnull(&mut self, e: &Expr, span: Span) {
         if let Expr::Var(v) = e {
             if Some(*v) == self.this || self.fresh_objects.contains(v) {
                 return;
             }
         }
+        self.check_implicit(
+            Expr::binary(BinaryOp::Eq, e.clone(), Expr::Null),
+            "NullPointerException",
+            span,
+        );
+    }
+
+    /// `e` is not null by what it is (an arbitrary object standing for one that exists).
+    pub(super) fn assume_exists(&mut self, e: &Expr, span: Span) {
         self.emit(
             Stmt::Assume(Expr::binary(BinaryOp::Ne, e.clone(), Expr::Null)),
             span,

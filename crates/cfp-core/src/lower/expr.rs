@@ -85,7 +85,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
         }
         let v = self.havoc_temp(Type::Class(c), span);
-        self.assume_nonnull(&v, span);
+        self.assume_exists(&v, span);
         v
     }
 
@@ -179,7 +179,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 // An opaque, non-null object (its identity matters to no protocol).
                 let ty = Type::External("Class".into());
                 let v = self.havoc_temp(ty.clone(), span);
-                self.assume_nonnull(&v, span);
+                self.assume_exists(&v, span);
                 (v, ty)
             }
             ExprKind::Nondet => {
@@ -209,7 +209,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         self.unknown_value(want, span)
                     }
                 },
-                NameRes::Global(g, t) => (Expr::Global(g), t),
+                NameRes::Global(g, t) => {
+                    self.init_static(g, span);
+                    (Expr::Global(g), t)
+                }
                 NameRes::OuterField(c, FieldRes(f, t)) => {
                     let obj = self.outer_instance(c, span);
                     (
@@ -458,19 +461,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 binding,
             } => {
                 let (v, _) = self.expr(operand, Some(Sort::Ref));
+                let target = self.cx.table.resolve(ty);
                 if let Some(b) = binding {
                     // `e instanceof T t`: `t` is `e` (used where the test held).
-                    let bt = self.cx.table.resolve(ty);
-                    let x = self.new_var(&b.name, bt, VarKind::Local);
+                    let x = self.new_var(&b.name, target.clone(), VarKind::Local);
                     self.emit(
                         Stmt::Assign {
                             place: Place::Var(x),
-                            expr: v,
+                            expr: v.clone(),
                         },
                         span,
                     );
                 }
-                (self.havoc_temp(Type::Bool, span), Type::Bool)
+                self.instance_of(v, &target, span)
             }
             ExprKind::Error => self.unknown_value(want, span),
         }
@@ -522,6 +525,14 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             _ => {
                 let l = self.coerce(l, Sort::Int, &Type::Int, span);
                 let r = self.coerce(r, Sort::Int, &Type::Int, span);
+                // An integer division by zero throws.
+                if matches!(op, Div | Rem) && !matches!(r, Expr::Int(k) if k != 0) {
+                    self.check_implicit(
+                        Expr::binary(Eq, r.clone(), Expr::Int(0)),
+                        "ArithmeticException",
+                        span,
+                    );
+                }
                 (Expr::binary(op, l, r), Type::Int)
             }
         }
@@ -537,7 +548,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         match self.target(target) {
             None => self.unknown_value(want, span),
             Some(Target::Class(c)) => match self.cx.table.lookup_static(c, &name.name) {
-                Some(g) => (Expr::Global(g), self.cx.global_types[g.index()].clone()),
+                Some(g) => {
+                    self.init_static(g, span);
+                    (Expr::Global(g), self.cx.global_types[g.index()].clone())
+                }
                 None if self.cx.table.has_external_ancestor(c) => self.unknown_value(want, span),
                 None => {
                     self.error(
@@ -605,6 +619,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     );
                 }
                 if let Some(g) = self.cx.table.lookup_static(c, &name.name) {
+                    self.init_static(g, span);
                     return (Expr::Global(g), self.cx.global_types[g.index()].clone());
                 }
                 if self.cx.table.has_external_ancestor(c) {
@@ -819,5 +834,36 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             Some(AssignTarget::Dropped(t)) => self.unknown_value(Some(t.sort()), span),
             None => self.unknown_value(Some(Sort::Int), span),
         }
+    }
+
+    /// A static field of its class is used: the class is initialised first.
+    pub(super) fn init_static(&mut self, g: GlobalId, span: Span) {
+        if let Some(GlobalKind::Static { class }) =
+            self.cx.globals.get(g.index()).map(|d| d.kind.clone())
+        {
+            self.init_class(class, span);
+        }
+    }
+
+    /// `v instanceof T`: not null, and of a class below `T` by its runtime type (where
+    /// that is not known, an arbitrary answer).
+    pub(super) fn instance_of(&mut self, v: Expr, target: &Type, span: Span) -> (Expr, Type) {
+        let test = self.type_test(v.clone(), target, false);
+        if test.yes.is_none() && test.no.is_none() {
+            return (self.havoc_temp(Type::Bool, span), Type::Bool);
+        }
+        let mut holds = test.yes.unwrap_or(Expr::Bool(false));
+        if let Some(u) = test.unknown {
+            let h = self.havoc_temp(Type::Bool, span);
+            holds = Expr::binary(BinaryOp::Or, holds, Expr::binary(BinaryOp::And, u, h));
+        }
+        (
+            Expr::binary(
+                BinaryOp::And,
+                Expr::binary(BinaryOp::Ne, v, Expr::Null),
+                holds,
+            ),
+            Type::Bool,
+        )
     }
 }

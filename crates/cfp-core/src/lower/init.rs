@@ -125,8 +125,56 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         self.scope.truncate(mark);
     }
 
+    /// `C.<clinit>`, the initialisation procedure of class `C` (JLS §12.4.2): for a class
+    /// initialised lazily, return at once when its initialisation has started (or, when
+    /// an earlier one failed, throw `NoClassDefFoundError`), else mark it started; then
+    /// initialise the superclass (unless it is eager: the root did), then run the static
+    /// field initialisers and static blocks in source order.
     pub(super) fn clinit(&mut self) {
         let Some(c) = self.class else { return };
+        let span = self.cx.table.classes[c.index()].decl.name.span;
+        if let Some(state) = self.cx.init_state[c.index()] {
+            let st = Expr::Global(state);
+            let (run, done) = (self.fresh(), self.fresh());
+            let here = self.cur;
+            self.emit(
+                Stmt::Assume(Expr::binary(BinaryOp::Eq, st.clone(), Expr::Int(0))),
+                span,
+            );
+            self.goto(run);
+            self.set(here);
+            self.emit(
+                Stmt::Assume(Expr::binary(BinaryOp::Eq, st.clone(), Expr::Int(1))),
+                span,
+            );
+            self.goto(done);
+            if self.clinit_may_fail() {
+                self.set(here);
+                self.emit(
+                    Stmt::Assume(Expr::binary(BinaryOp::Eq, st, Expr::Int(2))),
+                    span,
+                );
+                self.throw_new("NoClassDefFoundError", span);
+            }
+            self.set(done);
+            let exit = self.exit;
+            self.goto(exit);
+            self.set(run);
+            self.emit(
+                Stmt::Assign {
+                    place: Place::Global(state),
+                    expr: Expr::Int(1),
+                },
+                span,
+            );
+        }
+        if let Some(sup) = self.cx.table.classes[c.index()].superclass {
+            if self.cx.eager[sup.index()].is_none() {
+                if let Some(m) = self.cx.table.classes[sup.index()].clinit {
+                    self.call_edge(m, Vec::new(), None, span);
+                }
+            }
+        }
         let decl = self.cx.table.classes[c.index()].decl;
         for m in &decl.members {
             match m {
@@ -152,5 +200,87 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 _ => {}
             }
         }
+    }
+
+    /// Whether this initialisation procedure may end by throwing.
+    fn clinit_may_fail(&self) -> bool {
+        self.cx
+            .facts()
+            .is_some_and(|f| f.may_throw.get(self.id.index()).copied().unwrap_or(false))
+    }
+
+    /// At the exception exit of `C.<clinit>`: the class is erroneous from now on, and an
+    /// exception that is not an `Error` becomes an `ExceptionInInitializerError`.
+    pub(super) fn clinit_failed(&mut self, span: Span) {
+        let Some(c) = self.class else { return };
+        if let Some(state) = self.cx.init_state[c.index()] {
+            self.emit(
+                Stmt::Assign {
+                    place: Place::Global(state),
+                    expr: Expr::Int(2),
+                },
+                span,
+            );
+        }
+        let Some(exc) = self.cx.exc else { return };
+        let error = Type::External("Error".to_owned());
+        let test = self.type_test(Expr::Global(exc), &error, true);
+        let (keep, wrap) = (self.fresh(), self.fresh());
+        self.branch_on_test(test, keep, wrap, span, |_| {
+            "whether the exception that ends this class's initialisation is an `Error` is \
+             not known"
+                .to_owned()
+        });
+        self.set(wrap);
+        let e = self.new_exception("ExceptionInInitializerError", span);
+        self.emit(
+            Stmt::Assign {
+                place: Place::Global(exc),
+                expr: e,
+            },
+            span,
+        );
+        self.goto(keep);
+        self.set(keep);
+    }
+
+    /// The first active use of class `c` here (a `new`, a static method call, a static
+    /// field access): initialise it, unless that cannot be needed — it is initialised
+    /// eagerly, or this code belongs to `c` or a subclass (which is initialised, or being
+    /// initialised, whenever its code runs).
+    pub(super) fn init_class(&mut self, c: ClassId, span: Span) {
+        let Some(m) = self.cx.table.classes.get(c.index()).and_then(|i| i.clinit) else {
+            return;
+        };
+        // Nothing to run: the class and its superclasses are eager or have no
+        // initialisers of their own.
+        let mut lazy_work = false;
+        let mut k = Some(c);
+        let mut steps = 0;
+        while let Some(x) = k {
+            let info = &self.cx.table.classes[x.index()];
+            lazy_work |= info.own_static_init && self.cx.eager[x.index()].is_none();
+            steps += 1;
+            if steps > self.cx.table.classes.len() {
+                break;
+            }
+            k = info.superclass;
+        }
+        if !lazy_work {
+            return;
+        }
+        let mut cur = self.class;
+        let mut seen = 0;
+        while let Some(k) = cur {
+            if k == c {
+                return;
+            }
+            seen += 1;
+            if seen > self.cx.table.classes.len() {
+                break;
+            }
+            cur = self.cx.table.classes[k.index()].superclass;
+        }
+        self.call_edge(m, Vec::new(), None, span);
     }
 }

@@ -4,7 +4,10 @@
 use super::*;
 
 pub(super) fn lower_method<'a>(cx: &mut ProgramLowerer<'a>, sig: &MethodSig<'a>) -> MethodCfa {
-    let mut fb = new_method_lowerer(cx, sig.class, sig.is_static);
+    let mut fb = new_method_lowerer(cx, sig.id, sig.class, sig.is_static);
+    if let MethodSource::Method(md) = sig.source {
+        fb.throws = md_throws(&fb, md);
+    }
     for (name, ty, _) in &sig.params {
         fb.new_var(name, ty.clone(), VarKind::Param);
     }
@@ -28,8 +31,22 @@ pub(super) fn lower_method<'a>(cx: &mut ProgramLowerer<'a>, sig: &MethodSig<'a>)
     if !sig.is_abstract {
         let exit = fb.exit;
         fb.goto(exit);
+        // An exception leaves the method through its throw exit, `%exc` set (a class's
+        // initialisation first wraps it and marks the class erroneous).
+        fb.set(fb.exc_exit);
+        if matches!(sig.source, MethodSource::Clinit) {
+            fb.clinit_failed(sig.span);
+        }
+        let throw_exit = fb.throw_exit;
+        fb.goto(throw_exit);
     }
     fb.finish(sig, nparams)
+}
+
+/// The types a method declares it throws.
+fn md_throws(fb: &MethodLowerer<'_, '_>, md: &cfp_syntax::ast::MethodDecl) -> Vec<Type> {
+    let _ = (fb, md);
+    Vec::new()
 }
 
 pub(super) fn lower_root(
@@ -37,29 +54,39 @@ pub(super) fn lower_root(
     sig: &MethodSig<'_>,
     entry: Option<MethodId>,
 ) -> MethodCfa {
-    let mut fb = new_method_lowerer(cx, None, true);
+    let mut fb = new_method_lowerer(cx, sig.id, None, true);
     let span = Span::default();
     for g in 0..fb.cx.globals.len() {
         let gd = &fb.cx.globals[g];
-        if matches!(gd.kind, GlobalKind::Static { .. }) {
-            let (id, sort, gspan) = (gd.id, gd.sort, gd.span);
+        let init = match gd.kind {
+            GlobalKind::Static { .. } | GlobalKind::Exception => Some(gd.sort.default_value()),
+            GlobalKind::InitState { .. } => Some(Expr::Int(0)),
+            GlobalKind::Wildcard(_) => None,
+        };
+        if let Some(value) = init {
+            let (id, gspan) = (gd.id, gd.span);
             fb.emit(
                 Stmt::Assign {
                     place: Place::Global(id),
-                    expr: sort.default_value(),
+                    expr: value,
                 },
                 gspan,
             );
         }
     }
-    let clinits: Vec<MethodId> = fb
+    // The classes whose initialisation cannot be told from the JVM's lazy one run theirs
+    // now, in dependency order; the others are initialised on first use.
+    let mut eager: Vec<(usize, MethodId)> = fb
         .cx
         .table
         .classes
         .iter()
-        .filter_map(|c| c.clinit)
+        .enumerate()
+        .filter(|(_, c)| c.own_static_init)
+        .filter_map(|(i, c)| Some((fb.cx.eager[i]?, c.clinit?)))
         .collect();
-    for m in clinits {
+    eager.sort_unstable();
+    for (_, m) in eager {
         fb.call_edge(m, Vec::new(), None, span);
     }
     for g in fb.cx.wildcard_globals.clone() {
@@ -70,6 +97,10 @@ pub(super) fn lower_root(
     }
     if let Some(e) = entry {
         let esig = fb.cx.table.methods[e.index()].clone();
+        // The JVM initialises the entry's class before running it.
+        if let Some(c) = esig.class {
+            fb.init_class(c, span);
+        }
         let mut args = Vec::new();
         if !esig.is_static {
             let ty = esig.class.map_or(Type::Unknown, Type::Class);
@@ -94,5 +125,7 @@ pub(super) fn lower_root(
     }
     let exit = fb.exit;
     fb.goto(exit);
+    // An exception that reaches the root is uncaught: the execution does not complete
+    // (the root's exception exit leads nowhere).
     fb.finish(sig, 0)
 }

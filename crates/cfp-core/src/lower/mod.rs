@@ -81,14 +81,55 @@ use cfp_syntax::{Diagnostic, Severity, Span};
 mod call;
 mod cfa_builder;
 mod closure;
+mod eager;
+mod exceptions;
 mod expr;
+mod facts;
 mod init;
 mod method;
 mod stmt;
 #[cfg(test)]
 mod tests;
+mod types;
 
+use facts::{Facts, Survey};
 use method::{lower_method, lower_root};
+
+/// Which library calls may throw an exception (the code behind them is not the
+/// program's; its documentation decides what it throws).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LibraryThrows {
+    /// Library calls never throw.
+    None,
+    /// A library call may throw what a catch clause around it in the same method catches
+    /// (an unchecked exception, or a checked one some call in the `try` declares), and
+    /// what the method declares it throws: the exceptions the program prepared for.
+    #[default]
+    Caught,
+    /// As `Caught`, and every library call may also throw a `RuntimeException`.
+    Any,
+}
+
+impl LibraryThrows {
+    /// The option's name (`none`, `caught`, `any`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LibraryThrows::None => "none",
+            LibraryThrows::Caught => "caught",
+            LibraryThrows::Any => "any",
+        }
+    }
+
+    /// The option named `name`.
+    pub fn from_name(name: &str) -> Option<LibraryThrows> {
+        match name {
+            "none" => Some(LibraryThrows::None),
+            "caught" => Some(LibraryThrows::Caught),
+            "any" => Some(LibraryThrows::Any),
+            _ => None,
+        }
+    }
+}
 
 /// Options of the lowering.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -101,10 +142,25 @@ pub struct LowerOptions {
     /// Leave the built-in library models out ([`crate::models`]; applied by
     /// [`crate::prepare::parse_with_harness`]).
     pub no_models: bool,
+    /// Which library calls may throw.
+    pub library_throws: LibraryThrows,
+}
+
+/// Which lowering of the program this is.
+enum Stage {
+    /// The first lowering, which only collects the facts of the second.
+    Survey,
+    /// The lowering whose methods make the program.
+    Final(Box<Facts>),
 }
 
 /// Lower `unit` against the API of `spec`. Returns the program unless an error
 /// diagnostic was produced; diagnostics (errors and warnings) are in source order.
+///
+/// The program is lowered twice: a survey finds what the lowering of each method needs
+/// to know about the others (which may throw, where the JVM's own exceptions could be
+/// caught, which runtime types are tested: [`facts`]); the second lowering is the
+/// program.
 pub fn lower_program(
     unit: &CompilationUnit,
     spec: &Spec,
@@ -112,58 +168,29 @@ pub fn lower_program(
 ) -> (Option<Program>, Vec<Diagnostic>) {
     let table = ClassTable::new(unit);
     let api = ApiTable::from_spec(spec);
-    let mut globals: Vec<GlobalDef> = table.globals.clone();
-    let mut global_types = table.global_types.clone();
-    let mut wildcard_globals = Vec::new();
-    for &k in &api.wildcards {
-        let id = GlobalId(globals.len() as u32);
-        globals.push(GlobalDef {
-            id,
-            name: format!("${k}"),
-            sort: Sort::Ref,
-            kind: GlobalKind::Wildcard(k),
-            span: Span::default(),
-        });
-        global_types.push(api.wildcard_types.get(&k).map_or(Type::Unknown, |n| {
-            match table.class_by_name(n) {
-                Some(c) => Type::Class(c),
-                None => Type::External(n.clone()),
-            }
-        }));
-        wildcard_globals.push(id);
-    }
-    let mut cx = ProgramLowerer {
-        diags: table.diagnostics.clone(),
-        table,
-        api,
-        globals,
-        global_types,
-        wildcard_globals,
-        approx: Vec::new(),
-        first_throw: None,
-        first_catch: None,
-        static_imports: unit.imports.iter().any(|i| i.starts_with("static ")),
-        outside_names: Vec::new(),
+    let eager = eager::eager_order(&table);
+    let survey = {
+        let mut cx = ProgramLowerer::new(
+            table.clone(),
+            api.clone(),
+            unit,
+            opts,
+            eager.clone(),
+            Stage::Survey,
+        );
+        let entry = cx.find_entry(opts);
+        cx.lower_methods(entry);
+        std::mem::take(&mut cx.survey)
     };
+    let facts = Facts::settle(&table, &survey);
+    let mut cx = ProgramLowerer::new(table, api, unit, opts, eager, Stage::Final(Box::new(facts)));
     let entry = cx.find_entry(opts);
-    let mut methods: Vec<MethodCfa> = Vec::new();
-    let sigs: Vec<MethodSig<'_>> = cx.table.methods.clone();
-    for sig in &sigs {
-        let cfa = match sig.source {
-            MethodSource::Root => lower_root(&mut cx, sig, entry),
-            _ => lower_method(&mut cx, sig),
-        };
-        methods.push(cfa);
-    }
-    if let (Some(t), Some(c)) = (cx.first_throw, cx.first_catch) {
-        cx.approx.push(Diagnostic::warning(
-            "exceptions-not-modelled",
-            t,
-            "the program throws and catches exceptions, which are not modelled: executions \
-             that continue in a catch block are not checked",
-        ));
-        let _ = c;
-    }
+    let methods = cx.lower_methods(entry);
+    let type_names = cx
+        .facts()
+        .and_then(|f| f.types.as_ref())
+        .map(|u| u.names.clone())
+        .unwrap_or_default();
     let mut diags = reachable_closures_only(dedup(cx.diags), &methods);
     diags.sort_by_key(|d| (d.span.start, d.span.end));
     let approximations = reachable_closures_only(dedup(cx.approx), &methods);
@@ -173,19 +200,35 @@ pub fn lower_program(
     if diags.iter().any(|d| d.severity == Severity::Error) {
         return (None, diags);
     }
+    let mut fields = cx.table.fields.clone();
+    if let Some(f) = cx.type_field {
+        fields.push(crate::ir::FieldDef {
+            id: f,
+            class: ClassId(u32::MAX),
+            name: TYPE_FIELD.to_owned(),
+            sort: Sort::Int,
+            span: Span::default(),
+        });
+    }
     let program = Program {
         classes: cx.table.defs.clone(),
-        fields: cx.table.fields.clone(),
+        fields,
         globals: cx.globals,
         terminals: cx.api.terminals.clone(),
+        type_field: cx.type_field,
+        type_names,
         methods,
         root: MethodId(0),
         entry,
         approximations,
+        approx_sites: cx.approx_sites,
         instrumented: false,
     };
     (Some(program), diags)
 }
+
+/// The name of the field holding each object's runtime class ([`Program::type_field`]).
+pub const TYPE_FIELD: &str = "%type";
 
 /// The diagnostics (or approximations) without those of closures (`closure-not-run`)
 /// inside methods no execution calls: code that never runs cannot matter. A closure
@@ -238,16 +281,147 @@ struct ProgramLowerer<'a> {
     wildcard_globals: Vec<GlobalId>,
     diags: Vec<Diagnostic>,
     approx: Vec<Diagnostic>,
-    first_throw: Option<Span>,
-    first_catch: Option<Span>,
+    /// Approximated constructs an execution may go through ([`Stmt::Approx`]).
+    approx_sites: Vec<Diagnostic>,
     /// The program has `import static …` lines: an unknown bare name or method may be
     /// one of them.
     static_imports: bool,
     /// Unknown names already reported as values from outside the program.
     outside_names: Vec<String>,
+    /// Survey or final lowering.
+    stage: Stage,
+    /// What this lowering found (used after the survey).
+    survey: Survey,
+    /// Per class, its place in the eager initialisation order ([`eager`]).
+    eager: Vec<Option<usize>>,
+    /// `%exc`, when something throws.
+    exc: Option<GlobalId>,
+    /// Per class, `%init:C` of a class initialised lazily.
+    init_state: Vec<Option<GlobalId>>,
+    /// `%type`, when something tests a runtime type.
+    type_field: Option<crate::ir::FieldId>,
+    /// Which library calls may throw.
+    library_throws: LibraryThrows,
 }
 
-impl ProgramLowerer<'_> {
+impl<'a> ProgramLowerer<'a> {
+    fn new(
+        table: ClassTable<'a>,
+        api: ApiTable,
+        unit: &CompilationUnit,
+        opts: &LowerOptions,
+        eager: Vec<Option<usize>>,
+        stage: Stage,
+    ) -> Self {
+        let mut globals: Vec<GlobalDef> = table.globals.clone();
+        let mut global_types = table.global_types.clone();
+        let mut wildcard_globals = Vec::new();
+        for &k in &api.wildcards {
+            let id = GlobalId(globals.len() as u32);
+            globals.push(GlobalDef {
+                id,
+                name: format!("${k}"),
+                sort: Sort::Ref,
+                kind: GlobalKind::Wildcard(k),
+                span: Span::default(),
+            });
+            global_types.push(api.wildcard_types.get(&k).map_or(Type::Unknown, |n| {
+                match table.class_by_name(n) {
+                    Some(c) => Type::Class(c),
+                    None => Type::External(n.clone()),
+                }
+            }));
+            wildcard_globals.push(id);
+        }
+        let (exceptions, types) = match &stage {
+            Stage::Survey => (true, true),
+            Stage::Final(f) => (f.exceptions, f.types.is_some()),
+        };
+        let mut exc = None;
+        if exceptions {
+            let id = GlobalId(globals.len() as u32);
+            globals.push(GlobalDef {
+                id,
+                name: "%exc".to_owned(),
+                sort: Sort::Ref,
+                kind: GlobalKind::Exception,
+                span: Span::default(),
+            });
+            global_types.push(Type::External("Throwable".to_owned()));
+            exc = Some(id);
+        }
+        let mut init_state = vec![None; table.classes.len()];
+        for (i, info) in table.classes.iter().enumerate() {
+            if info.clinit.is_some() && eager[i].is_none() {
+                let id = GlobalId(globals.len() as u32);
+                globals.push(GlobalDef {
+                    id,
+                    name: format!("%init:{}", info.decl.name.name),
+                    sort: Sort::Int,
+                    kind: GlobalKind::InitState {
+                        class: ClassId(i as u32),
+                    },
+                    span: info.decl.name.span,
+                });
+                global_types.push(Type::Int);
+                init_state[i] = Some(id);
+            }
+        }
+        let type_field = types.then(|| crate::ir::FieldId(table.fields.len() as u32));
+        let survey = Survey {
+            methods: vec![Default::default(); table.methods.len()],
+            ..Survey::default()
+        };
+        ProgramLowerer {
+            diags: table.diagnostics.clone(),
+            table,
+            api,
+            globals,
+            global_types,
+            wildcard_globals,
+            approx: Vec::new(),
+            approx_sites: Vec::new(),
+            static_imports: unit.imports.iter().any(|i| i.starts_with("static ")),
+            outside_names: Vec::new(),
+            stage,
+            survey,
+            eager,
+            exc,
+            init_state,
+            type_field,
+            library_throws: opts.library_throws,
+        }
+    }
+
+    /// Lower every method (the root from `entry`).
+    fn lower_methods(&mut self, entry: Option<MethodId>) -> Vec<MethodCfa> {
+        let sigs: Vec<MethodSig<'a>> = self.table.methods.clone();
+        sigs.iter()
+            .map(|sig| match sig.source {
+                MethodSource::Root => lower_root(self, sig, entry),
+                _ => lower_method(self, sig),
+            })
+            .collect()
+    }
+
+    /// The settled facts (the final lowering only).
+    fn facts(&self) -> Option<&Facts> {
+        match &self.stage {
+            Stage::Final(f) => Some(f),
+            Stage::Survey => None,
+        }
+    }
+
+    /// Record an approximated construct an execution may go through: its number for
+    /// [`Stmt::Approx`].
+    fn approx_site(&mut self, d: Diagnostic) -> u32 {
+        if let Some(k) = self.approx_sites.iter().position(|x| *x == d) {
+            return k as u32;
+        }
+        self.approx_sites.push(d);
+        (self.approx_sites.len() - 1) as u32
+    }
+
     fn error(&mut self, code: &'static str, span: Span, msg: impl Into<String>) {
         self.diags.push(Diagnostic::error(code, span, msg));
     }
@@ -449,6 +623,8 @@ enum AssignTarget {
 /// Per-method lowering state.
 struct MethodLowerer<'c, 'a> {
     cx: &'c mut ProgramLowerer<'a>,
+    /// The method being lowered.
+    id: MethodId,
     class: Option<ClassId>,
     is_static: bool,
     b: CfaBuilder,
@@ -469,18 +645,30 @@ struct MethodLowerer<'c, 'a> {
     last_assume: Option<(usize, Expr)>,
     /// Temporaries holding freshly allocated objects (known non-null).
     fresh_objects: Vec<VarId>,
+    /// The enclosing `try` statements' exception handlers, innermost last.
+    handlers: Vec<exceptions::Handler>,
+    /// Where an exception no handler of the method catches goes (then to `throw_exit`).
+    exc_exit: usize,
+    /// Where the method ends by throwing ([`MethodCfa::throw_exit`]).
+    throw_exit: usize,
+    /// The method's declared `throws` types.
+    throws: Vec<Type>,
 }
 
 fn new_method_lowerer<'c, 'a>(
     cx: &'c mut ProgramLowerer<'a>,
+    id: MethodId,
     class: Option<ClassId>,
     is_static: bool,
 ) -> MethodLowerer<'c, 'a> {
     let mut b = CfaBuilder::default();
     let entry = b.node();
     let exit = b.node();
+    let exc_exit = b.node();
+    let throw_exit = b.node();
     let mut fb = MethodLowerer {
         cx,
+        id,
         class,
         is_static,
         b,
@@ -500,6 +688,10 @@ fn new_method_lowerer<'c, 'a>(
         calls_emitted: 0,
         last_assume: None,
         fresh_objects: Vec::new(),
+        handlers: Vec::new(),
+        exc_exit,
+        throw_exit,
+        throws: Vec::new(),
     };
     if let (Some(c), false) = (class, is_static) {
         let v = fb.new_var("this", Type::Class(c), VarKind::Param);

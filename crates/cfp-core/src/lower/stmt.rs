@@ -157,10 +157,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 self.jump_to(exit, 0);
             }
             StmtKind::Synchronized { lock, body } => {
-                // The monitor is no protocol event: evaluate `lock` (a call in it runs),
-                // then the block. (A null monitor would throw; keeping that execution
-                // over-approximates.)
-                self.expr(lock, Some(Sort::Ref));
+                // The monitor is no protocol event: evaluate `lock` (a call in it runs;
+                // a null monitor throws), then the block.
+                let (m, _) = self.expr(lock, Some(Sort::Ref));
+                self.assume_nonnull(&m, lock.span);
                 self.block(body);
             }
             StmtKind::Assert { cond, message } => {
@@ -177,65 +177,20 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 if let Some(m) = message {
                     self.expr(m, None);
                 }
-                if self.cx.first_throw.is_none() {
-                    self.cx.first_throw = Some(s.span);
-                }
-                self.cur = self.fresh();
+                self.throw_new("AssertionError", s.span);
                 self.set(after);
             }
             StmtKind::Throw(e) => {
-                self.expr(e, Some(Sort::Ref));
-                if self.cx.first_throw.is_none() {
-                    self.cx.first_throw = Some(s.span);
-                }
-                // The path ends: executions that throw do not complete.
-                self.cur = self.fresh();
+                let (v, _) = self.expr(e, Some(Sort::Ref));
+                // `throw null` throws a NullPointerException.
+                self.assume_nonnull(&v, e.span);
+                self.throw_value(v, s.span);
             }
             StmtKind::Try {
                 body,
                 catches,
                 finally,
-            } => {
-                if let Some(f) = finally {
-                    self.finallys.push(f);
-                }
-                self.block(body);
-                if finally.is_some() {
-                    self.finallys.pop();
-                }
-                if let Some(f) = finally {
-                    self.block(f);
-                }
-                let after = self.fresh();
-                self.goto(after);
-                for c in catches {
-                    if self.cx.first_catch.is_none() {
-                        self.cx.first_catch = Some(c.span);
-                    }
-                    // Catch blocks are never executed; lower them unreachable for their
-                    // diagnostics, and report them when they call code that matters.
-                    let before = self.calls_emitted;
-                    self.cur = self.fresh();
-                    let mark = self.scope.len();
-                    let ty = c
-                        .types
-                        .first()
-                        .map_or(Type::Unknown, |t| self.cx.table.resolve(t));
-                    self.check_not_redeclared(&c.name);
-                    self.new_var(&c.name.name, ty, VarKind::Local);
-                    self.block(&c.body);
-                    self.scope.truncate(mark);
-                    if self.calls_emitted > before {
-                        self.cx.approx.push(Diagnostic::warning(
-                            "catch-not-modelled",
-                            c.span,
-                            "this catch block calls methods or the API but is never executed: \
-                             exceptions are not modelled",
-                        ));
-                    }
-                }
-                self.set(after);
-            }
+            } => self.try_stmt(body, catches, finally.as_ref()),
             StmtKind::Labeled { label: l, body } => match body.kind {
                 StmtKind::While { .. }
                 | StmtKind::DoWhile { .. }
@@ -306,6 +261,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         // throws at the switch, and the execution ends).
         if let Type::Class(e) = &st {
             let constants = self.enum_constants(*e);
+            if !constants.is_empty() {
+                self.init_class(*e, scrutinee.span);
+            }
             if let Some(first) = constants.first() {
                 let is = |g: &GlobalId| Expr::binary(BinaryOp::Eq, s.clone(), Expr::Global(*g));
                 let any = constants[1..]
@@ -401,8 +359,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// Leave to `target`, running the finally blocks between here and `depth`.
     pub(super) fn jump_to(&mut self, target: usize, depth: usize) {
         let saved = self.finallys.clone();
+        let saved_handlers = self.handlers.clone();
         while self.finallys.len() > depth {
             let Some(f) = self.finallys.pop() else { break };
+            // An exception in the finally block goes to the handlers around its `try`.
+            let len = self.finallys.len();
+            self.handlers.retain(|h| h.depth <= len);
             let saved_jumps = std::mem::take(&mut self.jumps);
             // Jumps inside the finally block see the enclosing targets only.
             self.jumps = saved_jumps
@@ -420,6 +382,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             self.jumps = saved_jumps;
         }
         self.finallys = saved;
+        self.handlers = saved_handlers;
         self.goto(target);
     }
 

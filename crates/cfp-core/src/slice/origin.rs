@@ -40,14 +40,19 @@ pub(super) fn total_methods(p: &Program) -> Vec<bool> {
             // only edges on entry-exit paths, so it may have none) never returns.
             let returns = m.entry == m.exit
                 || petgraph::algo::has_path_connecting(&m.graph, m.entry, m.exit, None);
-            if total[i] || !returns || petgraph::algo::is_cyclic_directed(&m.graph) {
+            // A method that may end by throwing does not always return.
+            if total[i]
+                || !returns
+                || m.throw_exit.is_some()
+                || petgraph::algo::is_cyclic_directed(&m.graph)
+            {
                 continue;
             }
             let ok = m.edges().all(|(_, _, e)| match e {
                 Edge::Block(stmts) => !stmts.iter().any(|s| match &s.node {
                     Stmt::Assume(_) => true,
                     Stmt::Assign { expr, .. } => super::relevance::may_block(expr),
-                    Stmt::Havoc(_) | Stmt::Alloc { .. } => false,
+                    Stmt::Havoc(_) | Stmt::Alloc { .. } | Stmt::Approx(_) => false,
                 }),
                 Edge::Call { callee, .. } => total.get(callee.index()).copied().unwrap_or(false),
                 Edge::ApiCall { .. } | Edge::Api { .. } => false,
@@ -159,7 +164,7 @@ impl Origin {
             let origin = self.edges.get(step.method)?.get(step.edge)?;
             let ix = EdgeIndex::new(step.edge);
             let (_, target) = cfa.graph.edge_endpoints(ix)?;
-            let mut returned = target == cfa.exit;
+            let mut returned = cfa.is_exit(target);
             if let Some(Edge::Call { callee, .. }) = cfa.graph.edge_weight(ix) {
                 // The program's kept call among the origins: what precedes it runs before
                 // the callee, what follows once it has returned.

@@ -92,6 +92,9 @@ impl Effects {
                                     Place::Var(_) => {}
                                 },
                                 Stmt::Assume(_) | Stmt::Alloc { .. } => {}
+                                // A path through an approximation is reported as such:
+                                // its method stays, as one with an event would.
+                                Stmt::Approx(_) => fx.emits[i] = true,
                             }
                         }
                     }
@@ -246,7 +249,7 @@ impl Relevance {
                                 changed |= self.place_reads(m, place);
                             }
                         }
-                        Stmt::Alloc { .. } => {}
+                        Stmt::Alloc { .. } | Stmt::Approx(_) => {}
                     }
                 }
             }

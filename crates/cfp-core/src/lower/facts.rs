@@ -1,0 +1,116 @@
+//! What the lowering of one method needs to know about the whole program, found by a
+//! first, survey lowering of every method ([`Survey`]) and settled before the final one
+//! ([`Facts`]):
+//! * which methods may end by throwing (a call of one is followed by a test of `%exc`);
+//! * which methods run where an exception the JVM throws by itself (a null dereference,
+//!   a division by zero, a bad index, a failed cast) could be caught — there, those
+//!   operations throw; elsewhere such an exception could only end the execution, which
+//!   then produces no word, so the operation is simply assumed to succeed;
+//! * the codes of the runtime types ([`TypeUniverse`]), when anything tests a type;
+//! * which classes can be initialised eagerly, at the start, without any observable
+//!   difference from the JVM's lazy initialisation ([`super::eager`]).
+
+use super::types::TypeUniverse;
+use crate::classes::ClassTable;
+use crate::ir::MethodId;
+use std::collections::BTreeSet;
+
+/// What the survey lowering of one method found.
+#[derive(Clone, Debug, Default)]
+pub(super) struct MethodSurvey {
+    /// It throws by itself: a `throw`, a failing `assert`, a library call that may throw.
+    pub raises: bool,
+    /// It has operations that throw by themselves when their exception could be caught.
+    pub implicit: bool,
+    /// Its calls: callee, and whether the call is inside a `try` of this method whose
+    /// catch clauses may catch the JVM's own exceptions.
+    pub calls: Vec<(MethodId, bool)>,
+}
+
+/// What the survey lowering of the program found.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Survey {
+    /// Per method id.
+    pub methods: Vec<MethodSurvey>,
+    /// Classes outside the program that are allocated or named by a type test.
+    pub outside: BTreeSet<String>,
+    /// Something tests a runtime type (dispatch among several implementations, a catch
+    /// clause, `instanceof`, a cast to a class of the program).
+    pub needs_types: bool,
+    /// Something throws or catches.
+    pub needs_exceptions: bool,
+}
+
+/// The settled program-wide facts of the final lowering.
+#[derive(Clone, Debug)]
+pub(super) struct Facts {
+    /// Per method id: it may end by throwing.
+    pub may_throw: Vec<bool>,
+    /// Per method id: an exception the JVM throws by itself in it could be caught.
+    pub guarded: Vec<bool>,
+    /// The runtime type codes, when something tests a type.
+    pub types: Option<TypeUniverse>,
+    /// `%exc` exists.
+    pub exceptions: bool,
+}
+
+impl Facts {
+    /// Settle the facts of `survey`.
+    pub fn settle(table: &ClassTable<'_>, survey: &Survey) -> Facts {
+        let n = survey.methods.len();
+        // Guarded: called (transitively) from a call site inside a try that may catch
+        // the JVM's own exceptions.
+        let mut guarded = vec![false; n];
+        let mut stack: Vec<usize> = Vec::new();
+        for m in &survey.methods {
+            for (callee, inside) in &m.calls {
+                if *inside && callee.index() < n && !guarded[callee.index()] {
+                    guarded[callee.index()] = true;
+                    stack.push(callee.index());
+                }
+            }
+        }
+        while let Some(m) = stack.pop() {
+            for (callee, _) in &survey.methods[m].calls {
+                if callee.index() < n && !guarded[callee.index()] {
+                    guarded[callee.index()] = true;
+                    stack.push(callee.index());
+                }
+            }
+        }
+        // May throw: raises by itself, throws implicitly where guarded, or calls a method
+        // that may throw (a fixpoint over the callers).
+        let mut may_throw: Vec<bool> = survey
+            .methods
+            .iter()
+            .enumerate()
+            .map(|(i, m)| m.raises || (m.implicit && guarded[i]))
+            .collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..n {
+                if may_throw[i] {
+                    continue;
+                }
+                if survey.methods[i]
+                    .calls
+                    .iter()
+                    .any(|(c, _)| may_throw.get(c.index()).copied().unwrap_or(false))
+                {
+                    may_throw[i] = true;
+                    changed = true;
+                }
+            }
+        }
+        let exceptions = survey.needs_exceptions || may_throw.iter().any(|b| *b);
+        let types =
+            (survey.needs_types || exceptions).then(|| TypeUniverse::new(table, &survey.outside));
+        Facts {
+            may_throw,
+            guarded,
+            types,
+            exceptions,
+        }
+    }
+}
