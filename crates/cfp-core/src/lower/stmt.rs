@@ -192,10 +192,18 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 self.cur = self.fresh();
             }
             StmtKind::Try {
+                resources,
                 body,
                 catches,
                 finally,
             } => {
+                if let (Some(first), Some(last)) = (resources.first(), resources.last()) {
+                    self.error(
+                        "unsupported",
+                        first.span().to(last.span()),
+                        "try-with-resources is not supported",
+                    );
+                }
                 if let Some(f) = finally {
                     self.finallys.push(f);
                 }
@@ -261,6 +269,14 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 }
             },
             StmtKind::Switch { scrutinee, cases } => self.switch(label, scrutinee, cases),
+            StmtKind::LocalClass(c) => self.error(
+                "unsupported",
+                Span::new(
+                    s.span.start as usize,
+                    c.name.span.end.max(s.span.start) as usize,
+                ),
+                "local classes are not supported",
+            ),
             StmtKind::Empty | StmtKind::Error => {}
         }
     }
@@ -295,6 +311,13 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         scrutinee: &'a ast::Expr,
         cases: &'a [ast::SwitchCase],
     ) {
+        for arrow in cases.iter().filter_map(|c| c.arrow) {
+            self.error(
+                "unsupported",
+                arrow,
+                "arrow `case ->` labels are not supported; use `case …:`",
+            );
+        }
         let (s, st) = self.expr(scrutinee, None);
         let labels_have_effects = cases.iter().flat_map(|c| &c.labels).any(has_effects);
         let s = if labels_have_effects {
