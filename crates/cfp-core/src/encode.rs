@@ -626,11 +626,18 @@ impl<'p> Encoder<'p> {
             }
             Stmt::Alloc { var, .. } => {
                 let a = names.get(ALLOC)?.clone();
-                let next = add(a, Term::int(1));
+                let next = add(a.clone(), Term::int(1));
                 let (name, sort) = self.tables.symbols.local(m, *var)?.clone();
                 let x = names.fresh(&name, sort);
                 let a2 = names.fresh(ALLOC, Sort::Int);
-                Ok(Term::and([Term::eq(x, next.clone()), Term::eq(a2, next)]))
+                // `%alloc` is never negative (it starts so and only grows): said here,
+                // a new object is known non-null without a predicate on `%alloc`.
+                let bound = Term::app(cfp_smt::Op::Ge, vec![a, Term::int(0)]);
+                Ok(Term::and([
+                    bound,
+                    Term::eq(x, next.clone()),
+                    Term::eq(a2, next),
+                ]))
             }
             Stmt::Approx(_) => Ok(Term::tt()),
         }

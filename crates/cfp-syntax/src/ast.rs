@@ -31,7 +31,7 @@ pub struct CompilationUnit {
     pub span: Span,
 }
 
-/// Modifiers that matter to the semantics; the rest (`final`, annotations,
+/// Modifiers that matter to the semantics; the rest (annotations, `protected`,
 /// `synchronized`, …) are accepted and ignored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Modifiers {
@@ -43,6 +43,12 @@ pub struct Modifiers {
     pub is_public: bool,
     /// `private`
     pub is_private: bool,
+    /// `final`
+    pub is_final: bool,
+    /// `native`: a method without body whose code is outside the program (not abstract).
+    pub is_native: bool,
+    /// `default`: an interface method with a body.
+    pub is_default: bool,
 }
 
 /// `class C extends B implements I, J { … }` or `interface I { … }`.
@@ -118,7 +124,10 @@ pub struct MethodDecl {
     pub name: Ident,
     /// Formal parameters.
     pub params: Vec<Param>,
-    /// Body; `None` for abstract/interface/native methods.
+    /// The exception types of its `throws` clause, as written (empty without one).
+    pub throws: Vec<TypeRef>,
+    /// Body; `None` for abstract/interface methods and for `native` ones
+    /// ([`Modifiers::is_native`] tells them apart).
     pub body: Option<Block>,
     /// Whole declaration.
     pub span: Span,
@@ -133,6 +142,8 @@ pub struct ConstructorDecl {
     pub name: Ident,
     /// Formal parameters.
     pub params: Vec<Param>,
+    /// The exception types of its `throws` clause, as written (empty without one).
+    pub throws: Vec<TypeRef>,
     /// Body. A leading `this(…)`/`super(…)` call is an ordinary
     /// [`ExprKind::Call`] statement whose name is `this` or `super`.
     pub body: Block,
@@ -151,13 +162,16 @@ pub struct InitializerDecl {
     pub span: Span,
 }
 
-/// A formal parameter (`final` and annotations ignored; varargs `T...` becomes `T[]`).
+/// A formal parameter (`final` and annotations ignored; a variable-arity parameter
+/// `T... xs` has type `T[]` and [`Param::is_varargs`] set).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Param {
-    /// Parameter type.
+    /// Parameter type (`T[]` for `T...`).
     pub ty: TypeRef,
     /// Parameter name.
     pub name: Ident,
+    /// True for a variable-arity parameter `T...` (the last one of its method).
+    pub is_varargs: bool,
     /// Whole parameter.
     pub span: Span,
 }
@@ -303,8 +317,12 @@ pub enum StmtKind {
         /// small, and the parser's recursion with them).
         message: Option<Box<Expr>>,
     },
-    /// `try { } catch (T e) { } finally { }`
+    /// `try { } catch (T e) { } finally { }`, or with resources
+    /// `try (R r = e; existing) { } …`.
     Try {
+        /// The resources of a try-with-resources statement, in order (empty for a plain
+        /// `try`).
+        resources: Vec<Resource>,
         /// The protected block.
         body: Block,
         /// Catch clauses (parsed; exceptions are not modelled).
@@ -326,23 +344,66 @@ pub enum StmtKind {
         /// Cases in order.
         cases: Vec<SwitchCase>,
     },
+    /// A local class, interface or enum declared in a block (`class L { … }`); its
+    /// members are parsed as those of any class.
+    LocalClass(Box<ClassDecl>),
     /// `;`
     Empty,
     /// A statement that could not be parsed (a diagnostic was reported).
     Error,
 }
 
-/// `case e1, e2:` / `default:` followed by statements (fall-through as in Java).
+/// One resource of a try-with-resources statement.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Resource {
+    /// `[final] T r = e` (`var r = e` has type [`TypeKind::Inferred`]).
+    Decl {
+        /// The declared type.
+        ty: TypeRef,
+        /// The resource variable.
+        name: Ident,
+        /// Its initialiser (an [`ExprKind::Error`] when missing; a diagnostic was
+        /// reported).
+        init: Expr,
+        /// From the first modifier or the type to the end of the initialiser.
+        span: Span,
+    },
+    /// An effectively final variable or a field used as a resource (`r`, `this.r`).
+    Expr(Expr),
+}
+
+impl Resource {
+    /// Where the resource was written.
+    pub fn span(&self) -> Span {
+        match self {
+            Resource::Decl { span, .. } => *span,
+            Resource::Expr(e) => e.span,
+        }
+    }
+}
+
+/// `case e1, e2:` / `default:` followed by statements (fall-through as in Java), or an
+/// arrow rule `case e1, e2 -> …` / `default -> …` whose body is one expression
+/// statement, block or `throw` and never falls through.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SwitchCase {
     /// Case labels; empty for `default`.
     pub labels: Vec<Expr>,
     /// True when this group includes `default`.
     pub is_default: bool,
-    /// Statements up to the next label.
+    /// The `->` of an arrow rule; `None` for a colon group.
+    pub arrow: Option<Span>,
+    /// Statements up to the next label (for an arrow rule, its one statement).
     pub body: Vec<Stmt>,
     /// Whole case group.
     pub span: Span,
+}
+
+impl SwitchCase {
+    /// True for an arrow rule (`case … ->`), which never falls through.
+    pub fn is_arrow(&self) -> bool {
+        self.arrow.is_some()
+    }
 }
 
 /// `catch (T1 | T2 e) { … }`
@@ -394,8 +455,8 @@ pub enum ExprKind {
     /// value; the type's name as written.
     ClassLiteral(String),
     /// A lambda `(x) -> …`, a method reference `e::m`, or an anonymous class
-    /// `new T(args) { … }`: an object whose code the semantics does not run; what its
-    /// code calls and assigns is kept to tell whether that matters.
+    /// `new T(args) { … }`: an object with code ([`Closure::code`]); what its code calls
+    /// and assigns is also summarised ([`Closure::calls`], [`Closure::writes`]).
     Closure(Box<Closure>),
     /// A bare name: local, parameter, field, or class (for `C.m()`, `C.f`).
     Name(Ident),
@@ -423,7 +484,8 @@ pub enum ExprKind {
         /// Arguments.
         args: Vec<Expr>,
     },
-    /// `new C(args)` (an anonymous class body is diagnosed as unsupported).
+    /// `new C(args)` (with a class body, `new C(args) { … }` is an anonymous class:
+    /// [`ExprKind::Closure`]).
     New {
         /// The instantiated class.
         class: TypeRef,
@@ -632,19 +694,86 @@ pub enum ClosureKind {
     Anonymous,
 }
 
-/// The code of a lambda, method reference or anonymous class, kept only as far as the
-/// semantics needs it (see [`ExprKind::Closure`]).
+/// A lambda, method reference or anonymous class (see [`ExprKind::Closure`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Closure {
-    /// Which kind.
+    /// Which kind (always the kind of [`Closure::code`]).
     pub kind: ClosureKind,
-    /// The named type of an anonymous class (`T` of `new T() { … }`).
+    /// The named type of an anonymous class (`T` of `new T() { … }`; an enum's own type
+    /// for the body of one of its constants).
     pub ty: Option<TypeRef>,
     /// The arguments of an anonymous class's constructor call (evaluated where written).
     pub args: Vec<Expr>,
     /// The names its code calls (`m` of `m(…)`, `x.m(…)`, `new m(…)`; of a method
-    /// reference, the method, or the class for `T::new`).
+    /// reference, the method, or the class for `T::new`), found by a scan of its
+    /// tokens.
     pub calls: Vec<Ident>,
-    /// The names its code assigns or increments (`x = …`, `this.x += …`, `x++`).
+    /// The names its code assigns or increments (`x = …`, `this.x += …`, `x++`), found by
+    /// a scan of its tokens.
     pub writes: Vec<Ident>,
+    /// The code itself.
+    pub code: ClosureCode,
+}
+
+/// The code of a [`Closure`], one variant per [`ClosureKind`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum ClosureCode {
+    /// `(params) -> body`
+    Lambda {
+        /// The parameters in order (`x ->` has one).
+        params: Vec<LambdaParam>,
+        /// The body.
+        body: LambdaBody,
+    },
+    /// `target::name` (`name` is `new` for a constructor or array creation reference).
+    MethodRef {
+        /// What is left of `::`.
+        target: MethodRefTarget,
+        /// The method, or `new` (explicit type arguments `::<T>m` are dropped).
+        name: Ident,
+    },
+    /// The body `{ members }` of `new T(args) { members }` or of an enum constant,
+    /// parsed as a class body (a constructor there is reported as an error).
+    Anonymous {
+        /// Members in source order.
+        members: Vec<Member>,
+    },
+}
+
+/// A lambda parameter: `x`, `int x`, `var x`, `final String... xs`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LambdaParam {
+    /// The declared type; `None` when only the name is written (`x ->`, `(x, y) ->`);
+    /// `var x` is [`TypeKind::Inferred`] (also implicitly typed). `T... xs` is `T[]`.
+    pub ty: Option<TypeRef>,
+    /// The parameter's name.
+    pub name: Ident,
+    /// True for a variable-arity parameter `T... xs`.
+    pub is_varargs: bool,
+    /// Whole parameter.
+    pub span: Span,
+}
+
+/// The body of a lambda.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum LambdaBody {
+    /// `-> e` (an [`ExprKind::Error`] when missing; a diagnostic was reported).
+    Expr(Box<Expr>),
+    /// `-> { … }`
+    Block(Block),
+}
+
+/// The left side of a method reference `target::m`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum MethodRefTarget {
+    /// An expression (`f()::m`, `this::m`, `a[i]::m`), or a possibly qualified name that
+    /// may denote a variable or a type (`x::m`, `String::valueOf`, `Outer.Inner::m`, as
+    /// [`ExprKind::Name`]/[`ExprKind::Field`] chains): which one is for the name
+    /// resolution to decide.
+    Expr(Box<Expr>),
+    /// Syntactically a type: with generic arguments (`List<String>::size`), an array
+    /// type (`int[]::new`, `String[]::clone`) or a primitive type.
+    Type(TypeRef),
+    /// `super::m`: the superclass's method on `this`.
+    Super,
 }

@@ -19,6 +19,16 @@
 //! non-determinism, `<error>` for an unparsable expression. A local or field with one
 //! declarator prints `NAME [INIT]`; with several, each declarator is `(NAME [INIT])`; a
 //! declarator whose type differs from the declaration's (`int a[]`) prints `NAME:TYPE`.
+//!
+//! Closures print what their code calls and writes (`calls: a b writes: x`) after their
+//! head, then their code: `(lambda (x (int y)) calls: f -> BODY)` (an expression inline,
+//! a block on the next lines), `(method-ref (name x) m calls: m)` (the target is
+//! `(type T)` for a type, `super`, or an expression), `(anonymous T ARGS… calls: …)`
+//! with its members on the next lines. A local class prints as a class among the
+//! statements; a try-with-resources as `(try @l:c (resources (T r INIT) E…)`; an arrow
+//! rule as `(case @l:c LABELS… -> STMT)`; a varargs parameter as `(param T... xs)`; a
+//! `throws` clause as `(throws T…)` after the parameters; modifiers as `static`,
+//! `abstract`, `final`, `native`, `default`.
 
 use crate::ast::*;
 use crate::span::{LineIndex, Span};
@@ -31,6 +41,7 @@ pub fn dump_program(unit: &CompilationUnit, text: &str) -> String {
         text,
         index: LineIndex::new(text),
         out: String::new(),
+        indent: 0,
     };
     for c in &unit.classes {
         d.class(c, 0);
@@ -45,6 +56,7 @@ pub fn dump_expr(e: &Expr) -> String {
         text: "",
         index: LineIndex::new(""),
         out: String::new(),
+        indent: 0,
     };
     d.expr(e);
     d.out
@@ -97,6 +109,9 @@ struct Dumper<'a> {
     text: &'a str,
     index: LineIndex,
     out: String,
+    /// Indentation of the member or statement whose expressions are being printed (for
+    /// the blocks and members of closures inside them).
+    indent: usize,
 }
 
 impl Dumper<'_> {
@@ -119,6 +134,15 @@ impl Dumper<'_> {
         if m.is_abstract {
             self.out.push_str(" abstract");
         }
+        if m.is_final {
+            self.out.push_str(" final");
+        }
+        if m.is_native {
+            self.out.push_str(" native");
+        }
+        if m.is_default {
+            self.out.push_str(" default");
+        }
     }
 
     fn ty(&mut self, ty: &TypeRef) {
@@ -126,6 +150,7 @@ impl Dumper<'_> {
     }
 
     fn class(&mut self, c: &ClassDecl, indent: usize) {
+        let saved = std::mem::replace(&mut self.indent, indent);
         self.out.push_str(if c.is_interface {
             "(interface"
         } else {
@@ -152,9 +177,16 @@ impl Dumper<'_> {
             self.member(m, indent + 1);
         }
         self.out.push(')');
+        self.indent = saved;
     }
 
     fn member(&mut self, m: &Member, indent: usize) {
+        let saved = std::mem::replace(&mut self.indent, indent);
+        self.member_inner(m, indent);
+        self.indent = saved;
+    }
+
+    fn member_inner(&mut self, m: &Member, indent: usize) {
         match m {
             Member::Field(f) => {
                 self.out.push_str("(field");
@@ -173,6 +205,7 @@ impl Dumper<'_> {
                 self.ty(&md.ret);
                 let _ = write!(self.out, " {} ", md.name.name);
                 self.params(&md.params);
+                self.throws(&md.throws);
                 match &md.body {
                     Some(b) => {
                         self.newline(indent + 1);
@@ -188,6 +221,7 @@ impl Dumper<'_> {
                 self.mods(&c.modifiers);
                 let _ = write!(self.out, " {} ", c.name.name);
                 self.params(&c.params);
+                self.throws(&c.throws);
                 self.newline(indent + 1);
                 self.block(&c.body, indent + 1);
                 self.out.push(')');
@@ -213,8 +247,32 @@ impl Dumper<'_> {
                 self.out.push(' ');
             }
             self.out.push_str("(param ");
-            self.ty(&p.ty);
+            self.param_type(&p.ty, p.is_varargs);
             let _ = write!(self.out, " {})", p.name.name);
+        }
+        self.out.push(')');
+    }
+
+    /// A parameter's type: `T...` for a varargs parameter (whose type is `T[]`).
+    fn param_type(&mut self, ty: &TypeRef, is_varargs: bool) {
+        match &ty.kind {
+            TypeKind::Array(elem) if is_varargs => {
+                self.ty(elem);
+                self.out.push_str("...");
+            }
+            _ => self.ty(ty),
+        }
+    }
+
+    /// ` (throws T…)` unless empty.
+    fn throws(&mut self, types: &[TypeRef]) {
+        if types.is_empty() {
+            return;
+        }
+        self.out.push_str(" (throws");
+        for t in types {
+            self.out.push(' ');
+            self.ty(t);
         }
         self.out.push(')');
     }
@@ -257,6 +315,16 @@ impl Dumper<'_> {
     }
 
     fn stmt(&mut self, s: &Stmt, indent: usize) {
+        let saved = std::mem::replace(&mut self.indent, indent);
+        self.stmt_inner(s, indent);
+        self.indent = saved;
+    }
+
+    fn stmt_inner(&mut self, s: &Stmt, indent: usize) {
+        if let StmtKind::LocalClass(c) = &s.kind {
+            self.class(c, indent);
+            return;
+        }
         let head = match &s.kind {
             StmtKind::Block(_) => "block",
             StmtKind::LocalVar { .. } => "local",
@@ -275,6 +343,7 @@ impl Dumper<'_> {
             StmtKind::Try { .. } => "try",
             StmtKind::Labeled { .. } => "labeled",
             StmtKind::Switch { .. } => "switch",
+            StmtKind::LocalClass(_) => "class",
             StmtKind::Empty => "empty",
             StmtKind::Error => "error",
         };
@@ -368,10 +437,12 @@ impl Dumper<'_> {
                 }
             }
             StmtKind::Try {
+                resources,
                 body,
                 catches,
                 finally,
             } => {
+                self.resources(resources);
                 self.newline(indent + 1);
                 self.block(body, indent + 1);
                 for c in catches {
@@ -416,6 +487,9 @@ impl Dumper<'_> {
                     if c.is_default {
                         self.out.push_str(" default");
                     }
+                    if c.is_arrow() {
+                        self.out.push_str(" ->");
+                    }
                     for st in &c.body {
                         self.child(st, indent + 1);
                     }
@@ -437,7 +511,31 @@ impl Dumper<'_> {
                     self.expr(m);
                 }
             }
-            StmtKind::Empty | StmtKind::Error => {}
+            StmtKind::Empty | StmtKind::Error | StmtKind::LocalClass(_) => {}
+        }
+        self.out.push(')');
+    }
+
+    /// ` (resources (T r INIT) E…)` unless empty.
+    fn resources(&mut self, resources: &[Resource]) {
+        if resources.is_empty() {
+            return;
+        }
+        self.out.push_str(" (resources");
+        for r in resources {
+            self.out.push(' ');
+            match r {
+                Resource::Decl { ty, name, init, .. } => {
+                    self.out.push('(');
+                    self.ty(ty);
+                    self.out.push(' ');
+                    self.out.push_str(&name.name);
+                    self.out.push(' ');
+                    self.expr(init);
+                    self.out.push(')');
+                }
+                Resource::Expr(e) => self.expr(e),
+            }
         }
         self.out.push(')');
     }
@@ -486,9 +584,10 @@ impl Dumper<'_> {
         self.out.push(')');
     }
 
-    /// `(lambda calls: a b writes: x)`, `(anonymous T args… calls: …)` (out of line, as
-    /// the other rare forms: every arm's temporaries grow the frame of the recursive
-    /// [`Dumper::expr`], and a 1,500-deep expression is dumped on a 2 MiB stack).
+    /// `(lambda (x) calls: a b writes: x -> BODY)`, `(method-ref E m calls: m)`,
+    /// `(anonymous T args… calls: … MEMBERS)` (out of line, as the other rare forms:
+    /// every arm's temporaries grow the frame of the recursive [`Dumper::expr`], and a
+    /// 1,500-deep expression is dumped on a 2 MiB stack).
     #[inline(never)]
     fn closure(&mut self, c: &crate::ast::Closure) {
         self.out.push_str(match c.kind {
@@ -501,6 +600,42 @@ impl Dumper<'_> {
             self.ty(t);
         }
         self.exprs(&c.args);
+        match &c.code {
+            ClosureCode::Lambda { params, .. } => {
+                self.out.push_str(" (");
+                for (i, p) in params.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(' ');
+                    }
+                    match &p.ty {
+                        Some(t) => {
+                            self.out.push('(');
+                            self.param_type(t, p.is_varargs);
+                            self.out.push(' ');
+                            self.out.push_str(&p.name.name);
+                            self.out.push(')');
+                        }
+                        None => self.out.push_str(&p.name.name),
+                    }
+                }
+                self.out.push(')');
+            }
+            ClosureCode::MethodRef { target, name } => {
+                self.out.push(' ');
+                match target {
+                    MethodRefTarget::Expr(e) => self.expr(e),
+                    MethodRefTarget::Type(t) => {
+                        self.out.push_str("(type ");
+                        self.ty(t);
+                        self.out.push(')');
+                    }
+                    MethodRefTarget::Super => self.out.push_str("super"),
+                }
+                self.out.push(' ');
+                self.out.push_str(&name.name);
+            }
+            ClosureCode::Anonymous { .. } => {}
+        }
         for (label, names) in [(" calls:", &c.calls), (" writes:", &c.writes)] {
             if !names.is_empty() {
                 self.out.push_str(label);
@@ -509,6 +644,27 @@ impl Dumper<'_> {
                     self.out.push_str(&n.name);
                 }
             }
+        }
+        let indent = self.indent;
+        match &c.code {
+            ClosureCode::Lambda { body, .. } => match body {
+                LambdaBody::Expr(e) => {
+                    self.out.push_str(" -> ");
+                    self.expr(e);
+                }
+                LambdaBody::Block(b) => {
+                    self.out.push_str(" ->");
+                    self.newline(indent + 1);
+                    self.block(b, indent + 1);
+                }
+            },
+            ClosureCode::Anonymous { members } => {
+                for m in members {
+                    self.newline(indent + 1);
+                    self.member(m, indent + 1);
+                }
+            }
+            ClosureCode::MethodRef { .. } => {}
         }
         self.out.push(')');
     }

@@ -178,6 +178,23 @@ class App extends Base implements Runnable {
         int[][] grid = new int[3][];
     }
 }"#,
+    r#"class Closures {
+    static <T> void each(List<T> xs, Consumer<T>... fs) throws IOException, E { }
+    native int peek();
+    void m(Lock l) {
+        Runnable r = () -> { l.lock(); l.unlock(); };
+        BiFunction<Integer, Integer, Integer> add = (a, b) -> a + b;
+        Function<String, Integer> len = (var s) -> s.length();
+        Supplier<List<String>> mk = ArrayList<String>::new;
+        IntFunction<int[]> arr = int[]::new;
+        each(xs, System.out::println, this::use, super::toString);
+        Object o = new Object() { int n; { n = 1; } public String toString() { return "o" + n; } };
+        class Local extends Base { Local(int x) { super(x); } void run() { r.run(); } }
+        try (Reader rd = open(); final var w = rd.writer(); existing) { new Local(1).run(); } finally { l.unlock(); }
+        switch (k) { case 1, 2 -> f(); case 3 -> { g(); } default -> throw new E(); }
+    }
+}
+enum Op { PLUS { int apply(int a, int b) { return a + b; } }, MINUS; int apply(int a, int b) { return 0; } }"#,
 ];
 
 /// Check the invariants on one input.

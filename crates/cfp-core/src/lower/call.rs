@@ -474,7 +474,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         &mut self,
         recv: Expr,
         rty: Type,
-        name: &'a Ident,
+        name: &Ident,
         vals: Vec<Expr>,
         tys: Vec<Type>,
         want_result: bool,

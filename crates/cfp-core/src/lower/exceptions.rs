@@ -17,7 +17,24 @@
 
 use super::types::{in_codes, uncoded, Tri};
 use super::*;
-use cfp_syntax::ast::CatchClause;
+use cfp_syntax::ast::{CatchClause, Resource};
+
+/// What runs when control leaves a `try` block: its `finally` block, or the closing of a
+/// resource of a try-with-resources statement.
+#[derive(Clone, Debug)]
+pub(super) enum Finally<'a> {
+    /// A `finally` block.
+    Block(&'a Block),
+    /// `if (r != null) r.close();` for the resource in `var`, of static type `ty`.
+    Close {
+        /// The variable holding the resource.
+        var: VarId,
+        /// Its static type.
+        ty: Type,
+        /// The resource's declaration.
+        span: Span,
+    },
+}
 
 /// The handler of an enclosing `try`.
 #[derive(Clone, Debug)]
@@ -381,9 +398,173 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         self.cur = self.fresh();
     }
 
-    /// `try { body } catch (…) { … } finally { … }`.
+    /// Run what leaves a `try` on a normal way out (completion, `return`, `break`,
+    /// `continue`).
+    pub(super) fn run_finally(&mut self, f: &Finally<'a>) {
+        match f {
+            Finally::Block(b) => self.block(b),
+            Finally::Close { var, ty, span } => self.close_resource(*var, ty.clone(), *span),
+        }
+    }
+
+    /// `if (r != null) r.close();` (an exception from `close()` goes to the handlers).
+    fn close_resource(&mut self, var: VarId, ty: Type, span: Span) {
+        let (call, after) = (self.fresh(), self.fresh());
+        let here = self.cur;
+        self.emit(
+            Stmt::Assume(Expr::binary(BinaryOp::Eq, Expr::Var(var), Expr::Null)),
+            span,
+        );
+        self.goto(after);
+        self.set(here);
+        self.emit(
+            Stmt::Assume(Expr::binary(BinaryOp::Ne, Expr::Var(var), Expr::Null)),
+            span,
+        );
+        self.goto(call);
+        self.set(call);
+        let close = ast::Ident {
+            name: "close".to_owned(),
+            span,
+        };
+        self.instance_call(
+            Expr::Var(var),
+            ty,
+            &close,
+            Vec::new(),
+            Vec::new(),
+            false,
+            None,
+            None,
+            span,
+        );
+        self.goto(after);
+        self.set(after);
+    }
+
+    /// The resources of a try-with-resources statement, then its block (JLS §14.20.3):
+    /// each resource is closed, in reverse order, on every way out; when the block
+    /// throws, an exception of `close()` is suppressed and the block's goes on.
+    fn resources(&mut self, rs: &'a [Resource], body: &'a Block) {
+        let Some((r, rest)) = rs.split_first() else {
+            self.block(body);
+            return;
+        };
+        let mark = self.scope.len();
+        let span = r.span();
+        let (var, ty) = match r {
+            Resource::Decl { ty, name, init, .. } => {
+                self.check_not_redeclared(name);
+                let declared = self.cx.table.resolve(ty);
+                let want = (declared != Type::Unknown).then(|| declared.sort());
+                let (e, ety) = self.expr(init, want);
+                let ty = if declared == Type::Unknown {
+                    ety
+                } else {
+                    declared
+                };
+                let v = self.new_var(&name.name, ty.clone(), VarKind::Local);
+                let e = self.coerce(e, ty.sort(), &ty, init.span);
+                self.emit(
+                    Stmt::Assign {
+                        place: Place::Var(v),
+                        expr: e,
+                    },
+                    span,
+                );
+                (v, ty)
+            }
+            Resource::Expr(e) => {
+                let (v, ty) = self.expr(e, Some(Sort::Ref));
+                let t = self.temp(ty.clone());
+                self.emit(
+                    Stmt::Assign {
+                        place: Place::Var(t),
+                        expr: v,
+                    },
+                    span,
+                );
+                (t, ty)
+            }
+        };
+        let close = Finally::Close {
+            var,
+            ty: ty.clone(),
+            span,
+        };
+        let landing = self.cx.exc.map(|_| self.fresh());
+        self.finallys.push(close.clone());
+        if let Some(node) = landing {
+            self.handlers.push(Handler {
+                node,
+                depth: self.finallys.len(),
+                catches: Vec::new(),
+                catches_implicit: false,
+            });
+        }
+        self.resources(rest, body);
+        if landing.is_some() {
+            self.handlers.pop();
+        }
+        self.finallys.pop();
+        self.run_finally(&close);
+        let after = self.fresh();
+        self.goto(after);
+        if let (Some(node), Some(exc)) = (landing, self.cx.exc) {
+            // The block threw: close, suppressing what `close()` throws, and rethrow.
+            self.set(node);
+            let saved = self.temp(Type::External("Throwable".to_owned()));
+            self.emit(
+                Stmt::Assign {
+                    place: Place::Var(saved),
+                    expr: Expr::Global(exc),
+                },
+                span,
+            );
+            self.emit(
+                Stmt::Assign {
+                    place: Place::Global(exc),
+                    expr: Expr::Null,
+                },
+                span,
+            );
+            let (suppress, done) = (self.fresh(), self.fresh());
+            self.handlers.push(Handler {
+                node: suppress,
+                depth: self.finallys.len(),
+                catches: Vec::new(),
+                catches_implicit: false,
+            });
+            self.close_resource(var, ty, span);
+            self.handlers.pop();
+            self.goto(done);
+            self.set(suppress);
+            self.emit(
+                Stmt::Assign {
+                    place: Place::Global(exc),
+                    expr: Expr::Null,
+                },
+                span,
+            );
+            self.goto(done);
+            self.set(done);
+            self.emit(
+                Stmt::Assign {
+                    place: Place::Global(exc),
+                    expr: Expr::Var(saved),
+                },
+                span,
+            );
+            self.raise();
+        }
+        self.set(after);
+        self.scope.truncate(mark);
+    }
+
+    /// `try (resources) { body } catch (…) { … } finally { … }`.
     pub(super) fn try_stmt(
         &mut self,
+        resources: &'a [Resource],
         body: &'a Block,
         catches: &'a [CatchClause],
         finally: Option<&'a Block>,
@@ -406,7 +587,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let fin_exc = finally.filter(|_| modelled).map(|_| self.fresh());
         let after = self.fresh();
         if let Some(f) = finally {
-            self.finallys.push(f);
+            self.finallys.push(Finally::Block(f));
         }
         let handler = dispatch.or(fin_exc);
         if let Some(node) = handler {
@@ -419,7 +600,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 catches_implicit,
             });
         }
-        self.block(body);
+        self.resources(resources, body);
         if handler.is_some() {
             self.handlers.pop();
         }
@@ -468,7 +649,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     );
                 }
                 if let Some(f) = finally {
-                    self.finallys.push(f);
+                    self.finallys.push(Finally::Block(f));
                 }
                 if let Some(node) = fin_exc {
                     self.handlers.push(Handler {

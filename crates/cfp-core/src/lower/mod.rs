@@ -638,7 +638,7 @@ struct MethodLowerer<'c, 'a> {
     ret: Option<VarId>,
     ret_type: Type,
     jumps: Vec<JumpCtx>,
-    finallys: Vec<&'a Block>,
+    finallys: Vec<exceptions::Finally<'a>>,
     pending_label: Option<String>,
     temps: u32,
     calls_emitted: usize,

@@ -187,10 +187,11 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 self.throw_value(v, s.span);
             }
             StmtKind::Try {
+                resources,
                 body,
                 catches,
                 finally,
-            } => self.try_stmt(body, catches, finally.as_ref()),
+            } => self.try_stmt(resources, body, catches, finally.as_ref()),
             StmtKind::Labeled { label: l, body } => match body.kind {
                 StmtKind::While { .. }
                 | StmtKind::DoWhile { .. }
@@ -216,6 +217,14 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 }
             },
             StmtKind::Switch { scrutinee, cases } => self.switch(label, scrutinee, cases),
+            StmtKind::LocalClass(c) => self.error(
+                "unsupported",
+                Span::new(
+                    s.span.start as usize,
+                    c.name.span.end.max(s.span.start) as usize,
+                ),
+                "local classes are not supported",
+            ),
             StmtKind::Empty | StmtKind::Error => {}
         }
     }
@@ -250,6 +259,13 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         scrutinee: &'a ast::Expr,
         cases: &'a [ast::SwitchCase],
     ) {
+        for arrow in cases.iter().filter_map(|c| c.arrow) {
+            self.error(
+                "unsupported",
+                arrow,
+                "arrow `case ->` labels are not supported; use `case …:`",
+            );
+        }
         let (s, st) = self.expr(scrutinee, None);
         let labels_have_effects = cases.iter().flat_map(|c| &c.labels).any(has_effects);
         let s = if labels_have_effects {
@@ -378,7 +394,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     finally_depth: j.finally_depth,
                 })
                 .collect();
-            self.block(f);
+            self.run_finally(&f);
             self.jumps = saved_jumps;
         }
         self.finallys = saved;

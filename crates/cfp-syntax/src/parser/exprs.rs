@@ -2,9 +2,12 @@
 //! operators by precedence climbing (`||` … `*`, with `instanceof` at the relational
 //! level), prefix operators and casts (primaries and postfix forms are in `primary`).
 
-use super::types::primitive;
+use super::types::{array_of, primitive};
 use super::Parser;
-use crate::ast::{BinaryOp, Expr, ExprKind, IncDecOp, UnaryOp};
+use crate::ast::{
+    BinaryOp, Closure, ClosureCode, ClosureKind, Expr, ExprKind, IncDecOp, LambdaBody, LambdaParam,
+    TypeKind, TypeRef, UnaryOp,
+};
 use crate::lexer::{Keyword, TokenKind};
 use crate::span::Span;
 
@@ -369,43 +372,146 @@ impl<'a> Parser<'a> {
             (TokenKind::Ident, TokenKind::Comma) => true,
             (TokenKind::Keyword(Keyword::Final), _) => true,
             _ => match self.scan_type(i) {
-                Some(j) => {
-                    self.tok(j).kind == TokenKind::Ident
-                        && matches!(self.tok(j + 1).kind, TokenKind::Comma | TokenKind::RParen)
+                Some(mut j) => {
+                    // `T... xs`, `T x[]`
+                    if self.tok(j).kind == TokenKind::Ellipsis {
+                        j += 1;
+                    }
+                    if self.tok(j).kind != TokenKind::Ident {
+                        return false;
+                    }
+                    j += 1;
+                    while self.tok(j).kind == TokenKind::LBracket
+                        && self.tok(j + 1).kind == TokenKind::RBracket
+                    {
+                        j += 2;
+                    }
+                    matches!(self.tok(j).kind, TokenKind::Comma | TokenKind::RParen)
                 }
                 None => false,
             },
         }
     }
 
-    /// A lambda `(params) -> body` / `x -> body`: its body is scanned for what it calls
-    /// and assigns ([`crate::ast::Closure`]).
+    /// A lambda `(params) -> body` / `x -> body`; what its body calls and assigns is
+    /// scanned from its tokens ([`crate::ast::Closure`]).
     #[inline(never)] // keeps the frames of the recursive expression parsers small
     pub(super) fn lambda(&mut self) -> Expr {
         let start = self.peek().span;
-        if self.at(TokenKind::LParen) {
-            self.bump();
-            self.skip_to_close(TokenKind::LParen, TokenKind::RParen);
+        let params = if self.at(TokenKind::LParen) {
+            self.lambda_params()
         } else {
-            self.bump();
-        }
+            let name = self.expect_ident();
+            vec![LambdaParam {
+                ty: None,
+                span: name.span,
+                name,
+                is_varargs: false,
+            }]
+        };
         let body_from = self.pos;
-        if self.expect(TokenKind::Arrow) {
-            if self.at(TokenKind::LBrace) {
-                self.skip_balanced();
-            } else {
-                self.expr();
-            }
-        }
-        let (calls, writes) = self.scan_effects(body_from, self.pos);
-        let closure = crate::ast::Closure {
-            kind: crate::ast::ClosureKind::Lambda,
+        let in_case_label = std::mem::replace(&mut self.in_case_label, false);
+        let (body, calls, writes) = if !self.expect(TokenKind::Arrow) {
+            let (calls, writes) = self.scan_effects(body_from, self.pos);
+            let missing = self.error_expr_here();
+            (LambdaBody::Expr(Box::new(missing)), calls, writes)
+        } else if self.at(TokenKind::LBrace) {
+            // Scanned as written, before the block is parsed.
+            let end = self.balanced_end(self.pos);
+            let (calls, writes) = self.scan_effects(body_from, end);
+            self.scanned_depth += 1;
+            let block = self.block();
+            self.scanned_depth -= 1;
+            (LambdaBody::Block(block), calls, writes)
+        } else {
+            let e = self.expr();
+            let (calls, writes) = self.scan_effects(body_from, self.pos);
+            (LambdaBody::Expr(Box::new(e)), calls, writes)
+        };
+        self.in_case_label = in_case_label;
+        let closure = Closure {
+            kind: ClosureKind::Lambda,
             ty: None,
             args: Vec::new(),
             calls,
             writes,
+            code: ClosureCode::Lambda { params, body },
         };
         mk(ExprKind::Closure(Box::new(closure)), self.span_from(start))
+    }
+
+    /// `(x, y)`, `(int x, final String... ys)`, `(var x)`, `()` of a lambda, at `(`.
+    #[inline(never)]
+    fn lambda_params(&mut self) -> Vec<LambdaParam> {
+        let mut params = Vec::new();
+        self.bump(); // `(`
+        if self.eat(TokenKind::RParen) {
+            return params;
+        }
+        loop {
+            let start = self.peek().span;
+            self.skip_modifiers_local();
+            let implicit = self.at(TokenKind::Ident)
+                && matches!(
+                    self.nth_kind(1),
+                    TokenKind::Comma | TokenKind::RParen | TokenKind::Arrow
+                );
+            let mut ty = if implicit {
+                None
+            } else if self.at_contextual("var") && self.nth_kind(1) == TokenKind::Ident {
+                let t = self.bump();
+                Some(TypeRef {
+                    kind: TypeKind::Inferred,
+                    span: t.span,
+                })
+            } else if self.at_type_start() {
+                Some(self.parse_type())
+            } else {
+                let t = self.peek();
+                let msg = format!("expected a lambda parameter, found {}", self.describe(t));
+                self.error("expected-identifier", t.span, msg);
+                None
+            };
+            let is_varargs = ty.is_some() && self.at(TokenKind::Ellipsis);
+            if is_varargs {
+                let dots = self.bump();
+                ty = ty.map(|t| array_of(t, dots.span));
+            }
+            let name = self.expect_ident();
+            let ty = ty.map(|t| self.name_dims(t));
+            params.push(LambdaParam {
+                ty,
+                name,
+                is_varargs,
+                span: self.span_from(start),
+            });
+            if self.eat(TokenKind::Comma) {
+                continue;
+            }
+            if self.eat(TokenKind::RParen) {
+                break;
+            }
+            self.error_expected("`,` or `)`");
+            if !self.at(TokenKind::Arrow) {
+                self.skip_to_close(TokenKind::LParen, TokenKind::RParen);
+            }
+            break;
+        }
+        params
+    }
+
+    /// The kind of token `i` as lexed when it lies in a closure body scanned before it
+    /// was parsed (a `>>` split there by [`Parser::eat_gt`] is still `>>`), else its
+    /// current kind: the effect scan sees what it saw when such bodies were skipped
+    /// unparsed.
+    fn scan_kind(&self, i: usize) -> TokenKind {
+        match self.unsplit.binary_search_by_key(&i, |&(j, _)| j) {
+            Ok(k) => self
+                .unsplit
+                .get(k)
+                .map_or(TokenKind::Eof, |&(_, kind)| kind),
+            Err(_) => self.tok(i).kind,
+        }
     }
 
     /// The names called and the names assigned by the tokens `from..to` (see
@@ -427,9 +533,9 @@ impl<'a> Parser<'a> {
                 name: self.tok_text(t).to_string(),
                 span: t.span,
             };
-            let next = self.tok(i + 1).kind;
+            let next = self.scan_kind(i + 1);
             let prev = if i > 0 {
-                self.tok(i - 1).kind
+                self.scan_kind(i - 1)
             } else {
                 TokenKind::Eof
             };

@@ -43,10 +43,11 @@ impl<'a> Parser<'a> {
             }
             let before = self.pos;
             let depth = self.brace_depth;
+            let levels = self.levels();
             if let Some(c) = self.type_decl() {
                 classes.push(c);
             }
-            self.bail_recover(depth);
+            self.bail_recover(depth, levels);
             if self.pos == before {
                 // Nothing could be parsed here: report, then skip to a plausible start.
                 let t = self.peek();
@@ -90,8 +91,8 @@ impl<'a> Parser<'a> {
         name
     }
 
-    /// Modifiers and annotations; `static`/`abstract` are recorded.
-    fn modifiers(&mut self) -> Modifiers {
+    /// Modifiers and annotations; those of [`Modifiers`] are recorded.
+    pub(super) fn modifiers(&mut self) -> Modifiers {
         let mut m = Modifiers::default();
         loop {
             match self.kind() {
@@ -99,17 +100,19 @@ impl<'a> Parser<'a> {
                 TokenKind::Keyword(Keyword::Abstract) => m.is_abstract = true,
                 TokenKind::Keyword(Keyword::Public) => m.is_public = true,
                 TokenKind::Keyword(Keyword::Private) => m.is_private = true,
+                TokenKind::Keyword(Keyword::Final) => m.is_final = true,
+                TokenKind::Keyword(Keyword::Native) => m.is_native = true,
                 TokenKind::Keyword(
                     Keyword::Protected
-                    | Keyword::Final
-                    | Keyword::Native
                     | Keyword::Synchronized
                     | Keyword::Transient
                     | Keyword::Volatile
                     | Keyword::Strictfp,
                 ) => {}
                 // `default` methods of interfaces.
-                TokenKind::Keyword(Keyword::Default) if self.nth_kind(1) != TokenKind::Colon => {}
+                TokenKind::Keyword(Keyword::Default) if self.nth_kind(1) != TokenKind::Colon => {
+                    m.is_default = true;
+                }
                 TokenKind::At if self.nth_kind(1) == TokenKind::Ident => {
                     self.skip_annotations();
                     continue;
@@ -151,7 +154,7 @@ impl<'a> Parser<'a> {
 
     /// The declaration after its modifiers; `report` when a missing `class` must be
     /// reported here (otherwise the caller does).
-    fn type_decl_after_modifiers(
+    pub(super) fn type_decl_after_modifiers(
         &mut self,
         start: Span,
         mods: Modifiers,
@@ -310,15 +313,14 @@ impl<'a> Parser<'a> {
                 Vec::new()
             };
             let init_kind = if self.at(TokenKind::LBrace) {
-                let from = self.pos;
-                self.skip_balanced();
-                let (calls, writes) = self.scan_effects(from, self.pos);
+                let (members, calls, writes) = self.anonymous_body();
                 crate::ast::ExprKind::Closure(Box::new(crate::ast::Closure {
                     kind: crate::ast::ClosureKind::Anonymous,
                     ty: Some(own_type()),
                     args,
                     calls,
                     writes,
+                    code: crate::ast::ClosureCode::Anonymous { members },
                 }))
             } else {
                 crate::ast::ExprKind::New {
@@ -335,6 +337,7 @@ impl<'a> Parser<'a> {
                 modifiers: Modifiers {
                     is_static: true,
                     is_public: true,
+                    is_final: true,
                     ..Modifiers::default()
                 },
                 ty: own_type(),
@@ -351,7 +354,7 @@ impl<'a> Parser<'a> {
             }
         }
         if self.eat(TokenKind::Semi) {
-            members.extend(self.class_members(&name.name, false));
+            members.extend(self.class_members(Some(&name.name), false));
         } else {
             self.expect(TokenKind::RBrace);
         }
@@ -389,12 +392,34 @@ impl<'a> Parser<'a> {
                 return Vec::new();
             }
         }
-        self.class_members(class_name, is_interface)
+        self.class_members(Some(class_name), is_interface)
     }
 
-    /// Members up to and including the closing `}`.
-    fn class_members(&mut self, class_name: &str, is_interface: bool) -> Vec<Member> {
+    /// The body `{ members }` of an anonymous class or of an enum constant, at its `{`:
+    /// its members, and the names its code calls and writes
+    /// ([`crate::ast::Closure`]; scanned as written, before it is parsed).
+    pub(super) fn anonymous_body(&mut self) -> (Vec<Member>, Vec<Ident>, Vec<Ident>) {
+        let from = self.pos;
+        let end = self.balanced_end(from);
+        let (calls, writes) = self.scan_effects(from, end);
+        if !self.expect(TokenKind::LBrace) {
+            return (Vec::new(), calls, writes);
+        }
+        let in_case_label = std::mem::replace(&mut self.in_case_label, false);
+        self.scanned_depth += 1;
+        let members = self.class_members(None, false);
+        self.scanned_depth -= 1;
+        self.in_case_label = in_case_label;
+        (members, calls, writes)
+    }
+
+    /// Members up to and including the closing `}` of the body of class `class_name`
+    /// (`None` for an anonymous class). A class body is one nesting level.
+    fn class_members(&mut self, class_name: Option<&str>, is_interface: bool) -> Vec<Member> {
         let mut members = Vec::new();
+        if !self.enter() {
+            return members;
+        }
         loop {
             if self.eat(TokenKind::RBrace) {
                 break;
@@ -405,10 +430,11 @@ impl<'a> Parser<'a> {
             }
             let before = self.pos;
             let depth = self.brace_depth;
+            let levels = self.levels();
             if let Some(m) = self.member(class_name, is_interface) {
                 members.push(m);
             }
-            self.bail_recover(depth);
+            self.bail_recover(depth, levels);
             if self.pos == before {
                 self.sync_member();
                 if self.pos == before && !self.at(TokenKind::RBrace) {
@@ -416,11 +442,13 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        self.leave();
         members
     }
 
-    /// One member; `None` after an error or for skipped constructs.
-    fn member(&mut self, class_name: &str, is_interface: bool) -> Option<Member> {
+    /// One member of class `class_name` (`None`: anonymous); `None` after an error or
+    /// for skipped constructs.
+    fn member(&mut self, class_name: Option<&str>, is_interface: bool) -> Option<Member> {
         let start = self.peek().span;
         if self.eat(TokenKind::Semi) {
             return None;
@@ -465,23 +493,25 @@ impl<'a> Parser<'a> {
         // Constructor: `Name(`.
         if self.at(TokenKind::Ident) && self.nth_kind(1) == TokenKind::LParen {
             let name = self.expect_ident();
-            if name.name != class_name || is_interface {
+            if class_name != Some(name.name.as_str()) || is_interface {
+                let why = match class_name {
+                    Some(c) => format!("constructors must be named `{c}`"),
+                    None => "an anonymous class has no constructors".to_owned(),
+                };
                 self.error_always(
                     "missing-return-type",
                     name.span,
-                    format!(
-                        "method `{}` needs a return type (constructors must be named `{class_name}`)",
-                        name.name
-                    ),
+                    format!("method `{}` needs a return type ({why})", name.name),
                 );
             }
             let params = self.params();
-            self.throws_clause();
+            let throws = self.throws_clause();
             let body = self.block();
             return Some(Member::Constructor(ConstructorDecl {
                 modifiers,
                 name,
                 params,
+                throws,
                 body,
                 span: self.span_from(start),
             }));
@@ -516,7 +546,7 @@ impl<'a> Parser<'a> {
                 let close = self.bump();
                 ret = array_of(ret, close.span);
             }
-            self.throws_clause();
+            let throws = self.throws_clause();
             let body = if self.at(TokenKind::LBrace) {
                 Some(self.block())
             } else {
@@ -534,6 +564,7 @@ impl<'a> Parser<'a> {
                 ret,
                 name,
                 params,
+                throws,
                 body,
                 span: self.span_from(start),
             }));
@@ -558,16 +589,18 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    /// `throws A, B` (dropped).
-    fn throws_clause(&mut self) {
+    /// `throws A, B`: the types (empty without a clause).
+    fn throws_clause(&mut self) -> Vec<TypeRef> {
+        let mut types = Vec::new();
         if self.eat_kw(Keyword::Throws) {
             loop {
-                self.parse_type();
+                types.push(self.parse_type());
                 if !self.eat(TokenKind::Comma) {
                     break;
                 }
             }
         }
+        types
     }
 
     /// `(T a, final U... b)`.
@@ -590,7 +623,8 @@ impl<'a> Parser<'a> {
                 self.error("expected-type", t.span, msg);
                 error_type(t.span.end_point())
             };
-            if self.at(TokenKind::Ellipsis) {
+            let is_varargs = self.at(TokenKind::Ellipsis);
+            if is_varargs {
                 let t = self.bump();
                 ty = array_of(ty, t.span);
             }
@@ -610,6 +644,7 @@ impl<'a> Parser<'a> {
             params.push(Param {
                 ty,
                 name,
+                is_varargs,
                 span: self.span_from(start),
             });
             if self.eat(TokenKind::Comma) {

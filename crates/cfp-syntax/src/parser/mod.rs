@@ -76,6 +76,8 @@ pub fn parse_program_in(text: &str, range: std::ops::Range<usize>) -> Parsed<Com
         bailing: false,
         brace_depth: 0,
         in_case_label: false,
+        scanned_depth: 0,
+        unsplit: Vec::new(),
     };
     let unit = p.compilation_unit();
     let mut diags = p.diags;
@@ -110,6 +112,13 @@ pub(crate) struct Parser<'a> {
     brace_depth: usize,
     /// Parsing `case` labels: `x ->` there is an arrow case, not a lambda.
     in_case_label: bool,
+    /// Number of enclosing closure bodies whose effects were scanned before they were
+    /// parsed (block lambda bodies, anonymous class bodies): a token split by
+    /// [`Parser::eat_gt`] inside one keeps its lexed kind for later scans.
+    scanned_depth: u32,
+    /// `(index, lexed kind)` of the tokens split inside such bodies (see
+    /// [`Parser::scan_kind`]).
+    unsplit: Vec<(usize, TokenKind)>,
 }
 
 /// The statement keywords the statement-level recovery stops at.
@@ -469,16 +478,23 @@ impl<'a> Parser<'a> {
         self.tree_depth = self.tree_depth.saturating_sub(levels);
     }
 
+    /// The nesting levels taken so far (`(depth, tree depth)`), to give to
+    /// [`Parser::bail_recover`] after a member.
+    fn levels(&self) -> (u32, u32) {
+        (self.depth, self.tree_depth)
+    }
+
     /// After a bail-out (too deep nesting), skip the rest of the member that started at
-    /// brace depth `d`: through the `}` that returns to depth `d`, or a `;` at depth
-    /// `d`, or up to a `}` closing the enclosing body.
-    fn bail_recover(&mut self, d: usize) {
+    /// brace depth `d` with nesting `levels` ([`Parser::levels`]): through the `}` that
+    /// returns to depth `d`, or a `;` at depth `d`, or up to a `}` closing the enclosing
+    /// body. The nesting goes back to `levels`, so a member of a class nested in an
+    /// expression (an anonymous or local class) still counts the levels around it.
+    fn bail_recover(&mut self, d: usize, levels: (u32, u32)) {
         if !self.bailing {
             return;
         }
         self.bailing = false;
-        self.depth = 0;
-        self.tree_depth = 0;
+        (self.depth, self.tree_depth) = levels;
         loop {
             if self.at_eof() {
                 return;
@@ -506,16 +522,26 @@ impl<'a> Parser<'a> {
 
     /// Skip one token, or a whole balanced `(…)`, `[…]` or `{…}` group when at an opener.
     fn skip_balanced(&mut self) {
+        let end = self.balanced_end(self.pos);
+        while self.pos < end && !self.at_eof() {
+            self.bump();
+        }
+    }
+
+    /// Where [`Parser::skip_balanced`] would stop if started at token `from`: after one
+    /// token, or after the balanced group opened there. Purely speculative.
+    fn balanced_end(&self, from: usize) -> usize {
         let mut stack: Vec<TokenKind> = Vec::new();
+        let mut i = from;
         loop {
-            let k = self.kind();
+            let k = self.tok(i).kind;
             match k {
-                TokenKind::Eof => return,
+                TokenKind::Eof => return i,
                 TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => stack.push(k),
                 TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => {
                     if stack.is_empty() {
                         // A closer at the outer level: leave it to the enclosing parser.
-                        return;
+                        return i;
                     }
                     // Pop to the matching opener (tolerating mismatches).
                     let open = match k {
@@ -531,9 +557,9 @@ impl<'a> Parser<'a> {
                 }
                 _ => {}
             }
-            self.bump();
+            i += 1;
             if stack.is_empty() {
-                return;
+                return i;
             }
         }
     }

@@ -4,7 +4,10 @@
 use super::exprs::*;
 use super::types::primitive;
 use super::{Parser, ERROR_NAME};
-use crate::ast::{Expr, ExprKind, Ident, IncDecOp};
+use crate::ast::{
+    Closure, ClosureCode, ClosureKind, Expr, ExprKind, Ident, IncDecOp, MethodRefTarget, TypeKind,
+    TypeRef,
+};
 use crate::lexer::{Keyword, TokenKind};
 use crate::span::Span;
 
@@ -35,11 +38,19 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `x`, `m(args)` (or a lambda `x -> …`).
+    /// `x`, `m(args)` (or a lambda `x -> …`, or a method reference on a type that is no
+    /// expression: `List<T>::m`, `String[]::new`).
     pub(super) fn ident_expr(&mut self) -> Expr {
         let t = self.peek();
         if self.nth_kind(1) == TokenKind::Arrow && !self.in_case_label {
             return self.lambda();
+        }
+        if matches!(
+            self.nth_kind(1),
+            TokenKind::Lt | TokenKind::LBracket | TokenKind::Dot
+        ) && self.at_type_method_ref()
+        {
+            return self.type_method_ref();
         }
         self.bump();
         let name = Ident {
@@ -135,6 +146,10 @@ impl<'a> Parser<'a> {
                 }
                 self.skip_braces();
                 mk(ExprKind::Error, self.span_from(t.span))
+            }
+            TokenKind::Keyword(k) if primitive(k).is_some() && self.at_type_method_ref() => {
+                // `int[]::new`
+                self.type_method_ref()
             }
             TokenKind::Keyword(k) if primitive(k).is_some() || k == Keyword::Void => {
                 // `int.class`, `int[].class`
@@ -318,41 +333,96 @@ impl<'a> Parser<'a> {
         )
     }
 
-    /// `e::m`, `T::new`: an object whose method calls `m` (or `T`'s constructor).
+    /// `e::m`, `T::new` at `::`: an object whose method calls `m` (or `T`'s
+    /// constructor).
     #[inline(never)] // keeps the frames of the recursive expression parsers small
     pub(super) fn method_ref(&mut self, e: Expr) -> Expr {
-        self.bump();
+        let start = e.span;
+        // The class whose constructor `::new` calls.
+        let class = match &e.kind {
+            ExprKind::Name(n) => Some(n.name.clone()),
+            ExprKind::Field { name, .. } => Some(name.name.clone()),
+            _ => None,
+        };
+        let target = if matches!(e.kind, ExprKind::Super) {
+            MethodRefTarget::Super
+        } else {
+            MethodRefTarget::Expr(Box::new(e))
+        };
+        self.method_ref_rest(start, target, class)
+    }
+
+    /// At a type followed by `::` (`List<String>::size`, `int[]::new`): is it one that is
+    /// no expression (with type arguments, array dimensions, or primitive)?
+    /// Speculative.
+    pub(super) fn at_type_method_ref(&self) -> bool {
+        let Some(j) = self.scan_type(self.pos) else {
+            return false;
+        };
+        if self.tok(j).kind != TokenKind::ColonColon {
+            return false;
+        }
+        matches!(self.kind(), TokenKind::Keyword(_))
+            || (self.pos..j)
+                .any(|i| matches!(self.tok(i).kind, TokenKind::Lt | TokenKind::LBracket))
+    }
+
+    /// `T::m` / `T::new` where `T` is syntactically a type ([`Parser::at_type_method_ref`]).
+    #[inline(never)]
+    fn type_method_ref(&mut self) -> Expr {
+        let ty = self.parse_type();
+        let class = match &ty.kind {
+            TypeKind::Named { name, .. } => Some(name.clone()),
+            _ => None,
+        };
+        self.method_ref_rest(ty.span, MethodRefTarget::Type(ty), class)
+    }
+
+    /// The rest of a method reference at `::`; `class` is the class a `::new` creates.
+    fn method_ref_rest(
+        &mut self,
+        start: Span,
+        target: MethodRefTarget,
+        class: Option<String>,
+    ) -> Expr {
+        self.bump(); // `::`
+        if self.at(TokenKind::Lt) {
+            self.parse_type_args(); // explicit generic method arguments
+        }
         let mut calls = Vec::new();
         let t = self.peek();
-        match t.kind {
+        let name = match t.kind {
             TokenKind::Ident => {
-                self.bump();
-                calls.push(Ident {
-                    name: self.tok_text(t).to_string(),
-                    span: t.span,
-                });
+                let name = self.expect_ident();
+                calls.push(name.clone());
+                name
             }
             TokenKind::Keyword(Keyword::New) => {
                 self.bump();
-                // The constructor of the class named before `::`.
-                let class = match &e.kind {
-                    ExprKind::Name(n) => Some(n.name.clone()),
-                    ExprKind::Field { name, .. } => Some(name.name.clone()),
-                    _ => None,
-                };
                 if let Some(name) = class {
                     calls.push(Ident { name, span: t.span });
                 }
+                Ident {
+                    name: "new".to_owned(),
+                    span: t.span,
+                }
             }
-            _ => self.error_expected("a method name or `new` after `::`"),
-        }
-        let span = self.span_from(e.span);
-        let closure = crate::ast::Closure {
-            kind: crate::ast::ClosureKind::MethodRef,
+            _ => {
+                self.error_expected("a method name or `new` after `::`");
+                Ident {
+                    name: ERROR_NAME.to_string(),
+                    span: self.prev_span().end_point(),
+                }
+            }
+        };
+        let span = self.span_from(start);
+        let closure = Closure {
+            kind: ClosureKind::MethodRef,
             ty: None,
             args: Vec::new(),
             calls,
             writes: Vec::new(),
+            code: ClosureCode::MethodRef { target, name },
         };
         mk(ExprKind::Closure(Box::new(closure)), span)
     }
@@ -369,16 +439,15 @@ impl<'a> Parser<'a> {
 
     /// The body `{ … }` of `new T(args) { … }` at its `{`.
     #[inline(never)]
-    fn anonymous_class(&mut self, start: Span, ty: crate::ast::TypeRef, args: Vec<Expr>) -> Expr {
-        let from = self.pos;
-        self.skip_balanced();
-        let (calls, writes) = self.scan_effects(from, self.pos);
-        let closure = crate::ast::Closure {
-            kind: crate::ast::ClosureKind::Anonymous,
+    fn anonymous_class(&mut self, start: Span, ty: TypeRef, args: Vec<Expr>) -> Expr {
+        let (members, calls, writes) = self.anonymous_body();
+        let closure = Closure {
+            kind: ClosureKind::Anonymous,
             ty: Some(ty),
             args,
             calls,
             writes,
+            code: ClosureCode::Anonymous { members },
         };
         mk(ExprKind::Closure(Box::new(closure)), self.span_from(start))
     }

@@ -4,22 +4,24 @@ use super::exprs::mk;
 use super::types::array_of;
 use super::Parser;
 use crate::ast::{
-    Block, CatchClause, Expr, ExprKind, Stmt, StmtKind, SwitchCase, TypeKind, TypeRef,
-    VarDeclarator,
+    Block, CatchClause, ClosureKind, Expr, ExprKind, Resource, Stmt, StmtKind, SwitchCase,
+    TypeKind, TypeRef, VarDeclarator,
 };
 use crate::lexer::{Keyword, TokenKind};
 use crate::span::Span;
 
-/// Expressions allowed as statements (`x = 1;`, `i++;`, `f();`, `new C();`).
+/// Expressions allowed as statements (`x = 1;`, `i++;`, `f();`, `new C();`,
+/// `new C() { … };`).
 fn is_statement_expr(e: &Expr) -> bool {
-    matches!(
-        e.kind,
+    match &e.kind {
         ExprKind::Assign { .. }
-            | ExprKind::IncDec { .. }
-            | ExprKind::Call { .. }
-            | ExprKind::New { .. }
-            | ExprKind::Error
-    )
+        | ExprKind::IncDec { .. }
+        | ExprKind::Call { .. }
+        | ExprKind::New { .. }
+        | ExprKind::Error => true,
+        ExprKind::Closure(c) => c.kind == ClosureKind::Anonymous,
+        _ => false,
+    }
 }
 
 fn stmt(kind: StmtKind, span: Span) -> Stmt {
@@ -130,6 +132,20 @@ impl<'a> Parser<'a> {
                 | Keyword::Interface
                 | Keyword::Enum
                 | Keyword::Abstract
+                | Keyword::Static
+                | Keyword::Final
+                | Keyword::Strictfp,
+            )
+            | TokenKind::At
+                if self.at_local_class() =>
+            {
+                self.local_class()
+            }
+            TokenKind::Keyword(
+                Keyword::Class
+                | Keyword::Interface
+                | Keyword::Enum
+                | Keyword::Abstract
                 | Keyword::Static,
             ) => self.local_class_stmt("local classes are not supported"),
             TokenKind::Ident
@@ -138,11 +154,6 @@ impl<'a> Parser<'a> {
                     && self.nth_kind(2) == TokenKind::LParen =>
             {
                 self.local_class_stmt("local records are not supported")
-            }
-            TokenKind::Keyword(Keyword::Final) | TokenKind::At
-                if self.nth_kind(1) == TokenKind::Keyword(Keyword::Class) =>
-            {
-                self.local_class_stmt("local classes are not supported")
             }
             TokenKind::Keyword(
                 Keyword::Else
@@ -240,6 +251,40 @@ impl<'a> Parser<'a> {
         StmtKind::Assert { cond, message }
     }
 
+    /// Does a local class, interface or enum declaration start here (after modifiers and
+    /// annotations)? Speculative.
+    fn at_local_class(&self) -> bool {
+        let mut i = self.pos;
+        loop {
+            match self.tok(i).kind {
+                TokenKind::Keyword(
+                    Keyword::Abstract | Keyword::Static | Keyword::Final | Keyword::Strictfp,
+                ) => i += 1,
+                TokenKind::At if self.tok(i + 1).kind == TokenKind::Ident => {
+                    match self.scan_annotations(i) {
+                        Some(j) if j > i => i = j,
+                        _ => return false,
+                    }
+                }
+                TokenKind::Keyword(Keyword::Class | Keyword::Interface | Keyword::Enum) => {
+                    return true
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    /// A local class, interface or enum declaration ([`Parser::at_local_class`]).
+    fn local_class(&mut self) -> StmtKind {
+        let start = self.peek().span;
+        let modifiers = self.modifiers();
+        match self.type_decl_after_modifiers(start, modifiers, true) {
+            Some(c) => StmtKind::LocalClass(Box::new(c)),
+            None => StmtKind::Error,
+        }
+    }
+
+    /// Report an unsupported local declaration and skip it.
     fn local_class_stmt(&mut self, msg: &str) -> StmtKind {
         let t = self.peek();
         self.error_always("unsupported", t.span, msg);
@@ -516,20 +561,15 @@ impl<'a> Parser<'a> {
         out
     }
 
-    /// `try [resources] { } catch (T | U e) { } … [finally { }]`.
+    /// `try [(resources)] { } catch (T | U e) { } … [finally { }]`.
     fn try_stmt(&mut self) -> StmtKind {
         let t = self.bump();
-        let mut has_resources = false;
-        if self.at(TokenKind::LParen) {
-            let start = self.peek().span;
-            self.skip_balanced();
-            has_resources = true;
-            self.error_always(
-                "unsupported",
-                self.span_from(start),
-                "try-with-resources is not supported",
-            );
-        }
+        let has_resources = self.at(TokenKind::LParen);
+        let resources = if has_resources {
+            self.resources()
+        } else {
+            Vec::new()
+        };
         let body = self.block();
         let mut catches = Vec::new();
         while self.at_kw(Keyword::Catch) {
@@ -567,17 +607,77 @@ impl<'a> Parser<'a> {
             self.error("expected-token", span, msg);
         }
         StmtKind::Try {
+            resources,
             body,
             catches,
             finally,
         }
     }
 
+    /// `(R r = e; S s = f; r2; this.r3;)` at `(`.
+    fn resources(&mut self) -> Vec<Resource> {
+        let mut resources = Vec::new();
+        self.bump(); // `(`
+        loop {
+            if self.at(TokenKind::RParen) {
+                if resources.is_empty() {
+                    self.error_expected("a resource");
+                }
+                self.bump();
+                break;
+            }
+            let start = self.peek().span;
+            if self.at_local_decl() {
+                self.skip_modifiers_local();
+                let ty = self.local_type();
+                let name = self.expect_ident();
+                let ty = self.name_dims(ty);
+                let init = if self.expect(TokenKind::Assign) {
+                    self.expr()
+                } else {
+                    self.error_expr_here()
+                };
+                resources.push(Resource::Decl {
+                    ty,
+                    name,
+                    init,
+                    span: self.span_from(start),
+                });
+            } else {
+                let e = self.expr();
+                if !matches!(
+                    e.kind,
+                    ExprKind::Name(_) | ExprKind::Field { .. } | ExprKind::Error
+                ) {
+                    self.error_always(
+                        "invalid-resource",
+                        e.span,
+                        "a resource must be a declaration `T r = e`, a variable or a field",
+                    );
+                }
+                resources.push(Resource::Expr(e));
+            }
+            if self.eat(TokenKind::Semi) {
+                continue;
+            }
+            if self.eat(TokenKind::RParen) {
+                break;
+            }
+            self.error_expected("`;` or `)`");
+            self.skip_to_close(TokenKind::LParen, TokenKind::RParen);
+            break;
+        }
+        resources
+    }
+
     /// `switch (e) { case a, b: … default: … }`; consecutive labels form one group.
+    /// Or with arrow rules: `switch (e) { case a, b -> s; default -> { … } }`.
     fn switch_stmt(&mut self) -> StmtKind {
         self.bump();
         let scrutinee = self.paren_cond();
         let mut cases: Vec<SwitchCase> = Vec::new();
+        // Whether the first case was an arrow rule: the others must be alike.
+        let mut arrows: Option<bool> = None;
         if !self.expect(TokenKind::LBrace) {
             return StmtKind::Switch { scrutinee, cases };
         }
@@ -605,7 +705,8 @@ impl<'a> Parser<'a> {
             let mut labels = Vec::new();
             let mut is_default = false;
             let mut body = Vec::new();
-            let mut arrow = false;
+            let mut arrow = None;
+            let mut colon = None;
             while let TokenKind::Keyword(kw @ (Keyword::Case | Keyword::Default)) = self.kind() {
                 self.bump();
                 if kw == Keyword::Default {
@@ -620,25 +721,47 @@ impl<'a> Parser<'a> {
                     }
                     self.in_case_label = false;
                 }
-                if self.eat(TokenKind::Colon) {
+                if self.at(TokenKind::Colon) {
+                    let at = self.bump().span;
+                    colon.get_or_insert(at);
                     continue;
                 }
                 if self.at(TokenKind::Arrow) {
-                    let a = self.bump();
-                    self.error_always(
-                        "unsupported",
-                        a.span,
-                        "arrow `case ->` labels are not supported; use `case …:`",
-                    );
-                    arrow = true;
+                    arrow = Some(self.bump().span);
                     break;
                 }
-                self.error_expected("`:`");
+                self.error_expected(if arrows == Some(true) { "`->`" } else { "`:`" });
                 break;
             }
-            if arrow {
-                // One statement (block, throw or expression) is the arm's body.
-                body.push(self.stmt());
+            // Arrow rules and colon groups do not mix (nor do they within one group).
+            let this_arrow = arrow.is_some();
+            let first = *arrows.get_or_insert(this_arrow);
+            let mixed_at = match (colon, arrow) {
+                (Some(_), Some(at)) => Some(at),
+                _ if first != this_arrow => arrow.or(colon),
+                _ => None,
+            };
+            if let Some(at) = mixed_at {
+                self.error_always(
+                    "mixed-switch-labels",
+                    at,
+                    "a switch cannot mix `case …:` groups and `case … ->` rules",
+                );
+            }
+            if arrow.is_some() {
+                // One statement (block, throw or expression) is the rule's body.
+                let s = self.stmt();
+                if !matches!(
+                    s.kind,
+                    StmtKind::Expr(_) | StmtKind::Block(_) | StmtKind::Throw(_) | StmtKind::Error
+                ) {
+                    self.error_always(
+                        "expected-statement",
+                        s.span,
+                        "expected an expression, a block or `throw` after `->`",
+                    );
+                }
+                body.push(s);
             } else {
                 while !matches!(
                     self.kind(),
@@ -656,6 +779,7 @@ impl<'a> Parser<'a> {
             cases.push(SwitchCase {
                 labels,
                 is_default,
+                arrow,
                 body,
                 span: self.span_from(start),
             });

@@ -173,6 +173,11 @@ impl<'a> Parser<'a> {
                 self.bump();
             }
             Some(rest) => {
+                if self.scanned_depth > 0 && self.unsplit.last().map(|&(i, _)| i) != Some(self.pos)
+                {
+                    let lexed = self.kind();
+                    self.unsplit.push((self.pos, lexed));
+                }
                 if let Some(t) = self.toks.get_mut(self.pos) {
                     t.kind = rest;
                     t.span.start += 1;

@@ -1,6 +1,0 @@
-// expect: 4:13
-class Main {
-    void f() {
-        try (Reader r = open()) { }
-    }
-}
