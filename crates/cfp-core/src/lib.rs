@@ -19,6 +19,7 @@ pub mod check;
 pub mod classes;
 pub mod construct_cfg;
 pub mod deep_json;
+pub mod desugar;
 pub mod encode;
 pub mod feasibility;
 pub mod harness;

@@ -112,8 +112,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         span,
                     );
                 }
+                self.copy_captures(t, c, span);
                 match ctor {
                     Some(k) => {
+                        self.note_closure_targets(k, args);
                         let args = self.coerce_args(k, vals, span);
                         let mut all = vec![Expr::Var(t)];
                         all.extend(args);
@@ -145,7 +147,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     span,
                 );
                 self.tag_type(t, code, span);
-                // The library's constructor may throw.
+                // The library's constructor may call back what it receives, and throw.
+                self.library_callbacks(&vals, &tys, span);
                 self.library_may_throw(span);
                 (Expr::Var(t), ty)
             }
@@ -237,6 +240,22 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         self.call_value(res, dest, ty, span)
     }
 
+    /// A call of library code with the arguments `vals` (of static types `tys`): it may
+    /// call back the closures it receives; its result is arbitrary.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn library_call(
+        &mut self,
+        vals: &[Expr],
+        tys: &[Type],
+        dest: Option<VarId>,
+        want_result: bool,
+        want: Option<Sort>,
+        span: Span,
+    ) -> (Expr, Type) {
+        self.library_callbacks(vals, tys, span);
+        self.external_call(dest, want_result, want, span)
+    }
+
     /// An external call: arguments already evaluated; the result is arbitrary.
     pub(super) fn external_call(
         &mut self,
@@ -295,6 +314,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
         };
         let (vals, tys) = self.eval_args(args);
+        self.call_args = Some(args);
         let cur_class = self.class;
         match tgt {
             // Unresolvable target: already diagnosed.
@@ -359,10 +379,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         )
                     }
                     (Some(c), None) if self.cx.table.has_external_ancestor(c) => {
-                        self.external_call(dest, want_result, want, span)
+                        self.library_call(&vals, &tys, dest, want_result, want, span)
                     }
                     _ if self.outside_source().is_some() => {
-                        self.external_call(dest, want_result, want, span)
+                        self.library_call(&vals, &tys, dest, want_result, want, span)
                     }
                     _ => {
                         self.error(
@@ -392,7 +412,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         self.unknown_value(want, span)
                     }
                     None if self.cx.table.has_external_ancestor(c) => {
-                        self.external_call(dest, want_result, want, span)
+                        self.library_call(&vals, &tys, dest, want_result, want, span)
                     }
                     None => {
                         self.error(
@@ -409,7 +429,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     }
                 }
             }
-            Some(Some(Target::External)) => self.external_call(dest, want_result, want, span),
+            Some(Some(Target::External)) => {
+                self.library_call(&vals, &tys, dest, want_result, want, span)
+            }
             Some(Some(Target::Super)) => {
                 let Some(this) = self.this_expr(span) else {
                     return self.unknown_value(want, span);
@@ -436,7 +458,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         );
                         self.unknown_value(want, span)
                     }
-                    None => self.external_call(dest, want_result, want, span),
+                    None => self.library_call(&vals, &tys, dest, want_result, want, span),
                 }
             }
             Some(Some(Target::Value(recv, rty))) => {
@@ -461,6 +483,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         // Invoking a static method initialises its class.
         if let Some(c) = self.cx.table.methods[m.index()].class {
             self.init_class(c, span);
+        }
+        if let Some(a) = self.call_args.take() {
+            self.note_closure_targets(m, a);
         }
         let args = self.coerce_args(m, vals, span);
         let ret = self.cx.table.methods[m.index()].ret.clone();
@@ -614,7 +639,22 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             if is_event {
                 return self.unknown_result(dest, want_result, want, span);
             }
-            return self.external_call(dest, want_result, want, span);
+            // A class of the program below an outside type, or a closure, may run it.
+            if let Type::External(n) = &rty {
+                if let Some(r) = self.outside_type_dispatch(
+                    &recv,
+                    n,
+                    &name.name,
+                    &vals,
+                    want_result,
+                    want,
+                    dest,
+                    span,
+                ) {
+                    return r;
+                }
+            }
+            return self.library_call(&vals, &tys, dest, want_result, want, span);
         };
         let Some(decl) = self.cx.table.lookup_method(c, &name.name, &tys) else {
             let known = self.cx.table.has_external_ancestor(c)
@@ -631,15 +671,18 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     ),
                 );
             }
-            return self.external_call(dest, want_result, want, span);
+            return self.library_call(&vals, &tys, dest, want_result, want, span);
         };
         let dsig = self.cx.table.methods[decl.index()].clone();
         if dsig.is_static {
             return self.static_call(decl, vals, dest, want_result, span);
         }
+        if let Some(a) = self.call_args.take() {
+            self.note_closure_targets(decl, a);
+        }
         let impls = self.cx.table.implementation_classes(c, decl);
         if impls.iter().all(|(m, _)| m.is_none()) {
-            return self.external_call(dest, want_result, want, span);
+            return self.library_call(&vals, &tys, dest, want_result, want, span);
         }
         let ret = dsig.ret.clone();
         let res = self.result_var(dest, want_result, &ret, want);

@@ -39,6 +39,10 @@ pub(super) struct Survey {
     pub needs_types: bool,
     /// Something throws or catches.
     pub needs_exceptions: bool,
+    /// Targets found for closures passed to methods of the program (by closure number).
+    pub closure_targets: std::collections::BTreeMap<usize, cfp_syntax::ast::TypeRef>,
+    /// A closure is handed to library code somewhere (it may call it back later).
+    pub escapes: bool,
 }
 
 /// The settled program-wide facts of the final lowering.
@@ -52,6 +56,8 @@ pub(super) struct Facts {
     pub types: Option<TypeUniverse>,
     /// `%exc` exists.
     pub exceptions: bool,
+    /// `%escaped` exists: closures handed to library code are called back at the end.
+    pub escapes: bool,
 }
 
 impl Facts {
@@ -104,13 +110,14 @@ impl Facts {
             }
         }
         let exceptions = survey.needs_exceptions || may_throw.iter().any(|b| *b);
-        let types =
-            (survey.needs_types || exceptions).then(|| TypeUniverse::new(table, &survey.outside));
+        let types = (survey.needs_types || exceptions || survey.escapes)
+            .then(|| TypeUniverse::new(table, &survey.outside));
         Facts {
             may_throw,
             guarded,
             types,
             exceptions,
+            escapes: survey.escapes,
         }
     }
 }

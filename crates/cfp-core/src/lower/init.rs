@@ -47,11 +47,13 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         } else {
             // Defaults for the class's own fields (not the enclosing instance, which `new`
             // has set).
-            let own: Vec<_> = self.cx.table.classes[c.index()].fields.clone();
-            for (_, f) in own
+            let own: Vec<_> = self.cx.table.classes[c.index()]
+                .fields
+                .clone()
                 .into_iter()
-                .filter(|(n, _)| n != crate::classes::OUTER_FIELD)
-            {
+                .filter(|(n, _)| n != crate::classes::OUTER_FIELD && !self.is_capture(c, n))
+                .collect();
+            for (_, f) in own {
                 let fd = &self.cx.table.fields[f.index()];
                 let (sort, span) = (fd.sort, fd.span);
                 self.emit(

@@ -122,6 +122,7 @@ pub(super) fn lower_root(
             _ => Span::default(),
         };
         fb.call_edge(e, args, None, call_span);
+        fb.later_callbacks(call_span);
     }
     let exit = fb.exit;
     fb.goto(exit);

@@ -79,6 +79,7 @@ use cfp_syntax::spec_ast::Spec;
 use cfp_syntax::{Diagnostic, Severity, Span};
 
 mod call;
+mod callbacks;
 mod cfa_builder;
 mod closure;
 mod eager;
@@ -166,24 +167,52 @@ pub fn lower_program(
     spec: &Spec,
     opts: &LowerOptions,
 ) -> (Option<Program>, Vec<Diagnostic>) {
-    let table = ClassTable::new(unit);
     let api = ApiTable::from_spec(spec);
-    let eager = eager::eager_order(&table);
-    let survey = {
+    // Closures become classes; a survey finds the targets of those passed to methods of
+    // the program, and they are desugared again with them (until nothing new is found).
+    let mut hints = crate::desugar::TargetHints::default();
+    let mut desugared = crate::desugar::desugar(unit, &hints);
+    let mut rounds = 0;
+    let survey = loop {
+        let table = ClassTable::new(&desugared.unit);
+        let eager = eager::eager_order(&table);
         let mut cx = ProgramLowerer::new(
-            table.clone(),
+            table,
             api.clone(),
             unit,
             opts,
-            eager.clone(),
+            eager,
             Stage::Survey,
+            &desugared.closures,
         );
         let entry = cx.find_entry(opts);
         cx.lower_methods(entry);
-        std::mem::take(&mut cx.survey)
+        let survey = std::mem::take(&mut cx.survey);
+        let mut more = false;
+        for (k, t) in &survey.closure_targets {
+            if !hints.targets.contains_key(k) {
+                hints.targets.insert(*k, t.clone());
+                more = true;
+            }
+        }
+        rounds += 1;
+        if !more || rounds > 4 {
+            break survey;
+        }
+        desugared = crate::desugar::desugar(unit, &hints);
     };
+    let table = ClassTable::new(&desugared.unit);
+    let eager = eager::eager_order(&table);
     let facts = Facts::settle(&table, &survey);
-    let mut cx = ProgramLowerer::new(table, api, unit, opts, eager, Stage::Final(Box::new(facts)));
+    let mut cx = ProgramLowerer::new(
+        table,
+        api,
+        unit,
+        opts,
+        eager,
+        Stage::Final(Box::new(facts)),
+        &desugared.closures,
+    );
     let entry = cx.find_entry(opts);
     let methods = cx.lower_methods(entry);
     let type_names = cx
@@ -207,6 +236,15 @@ pub fn lower_program(
             class: ClassId(u32::MAX),
             name: TYPE_FIELD.to_owned(),
             sort: Sort::Int,
+            span: Span::default(),
+        });
+    }
+    if let Some(f) = cx.escaped_field {
+        fields.push(crate::ir::FieldDef {
+            id: f,
+            class: ClassId(u32::MAX),
+            name: "%escaped".to_owned(),
+            sort: Sort::Bool,
             span: Span::default(),
         });
     }
@@ -302,6 +340,12 @@ struct ProgramLowerer<'a> {
     type_field: Option<crate::ir::FieldId>,
     /// Which library calls may throw.
     library_throws: LibraryThrows,
+    /// The closure classes ([`crate::desugar`]).
+    closures: Vec<crate::desugar::ClosureClass>,
+    /// Per class, its closure number when it is a closure class.
+    closure_of: Vec<Option<usize>>,
+    /// `%escaped`, when closures are handed to library code.
+    escaped_field: Option<crate::ir::FieldId>,
 }
 
 impl<'a> ProgramLowerer<'a> {
@@ -312,6 +356,7 @@ impl<'a> ProgramLowerer<'a> {
         opts: &LowerOptions,
         eager: Vec<Option<usize>>,
         stage: Stage,
+        closures: &[crate::desugar::ClosureClass],
     ) -> Self {
         let mut globals: Vec<GlobalDef> = table.globals.clone();
         let mut global_types = table.global_types.clone();
@@ -368,6 +413,17 @@ impl<'a> ProgramLowerer<'a> {
             }
         }
         let type_field = types.then(|| crate::ir::FieldId(table.fields.len() as u32));
+        let escapes = match &stage {
+            Stage::Survey => true,
+            Stage::Final(f) => f.escapes,
+        };
+        let escaped_field =
+            escapes.then(|| crate::ir::FieldId(table.fields.len() as u32 + u32::from(types)));
+        let closure_of = table
+            .classes
+            .iter()
+            .map(|c| closures.iter().position(|k| k.name == c.decl.name.name))
+            .collect();
         let survey = Survey {
             methods: vec![Default::default(); table.methods.len()],
             ..Survey::default()
@@ -390,7 +446,19 @@ impl<'a> ProgramLowerer<'a> {
             init_state,
             type_field,
             library_throws: opts.library_throws,
+            closures: closures.to_vec(),
+            closure_of,
+            escaped_field,
         }
+    }
+
+    /// The closure class `c` stands for, if it is one.
+    fn closure(&self, c: ClassId) -> Option<&crate::desugar::ClosureClass> {
+        self.closure_of
+            .get(c.index())
+            .copied()
+            .flatten()
+            .and_then(|k| self.closures.get(k))
     }
 
     /// Lower every method (the root from `entry`).
@@ -653,6 +721,8 @@ struct MethodLowerer<'c, 'a> {
     throw_exit: usize,
     /// The method's declared `throws` types.
     throws: Vec<Type>,
+    /// The arguments (as written) of the call being lowered.
+    call_args: Option<&'a [ast::Expr]>,
 }
 
 fn new_method_lowerer<'c, 'a>(
@@ -692,6 +762,7 @@ fn new_method_lowerer<'c, 'a>(
         exc_exit,
         throw_exit,
         throws: Vec::new(),
+        call_args: None,
     };
     if let (Some(c), false) = (class, is_static) {
         let v = fb.new_var("this", Type::Class(c), VarKind::Param);

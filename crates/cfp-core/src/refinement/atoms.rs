@@ -36,7 +36,7 @@ pub fn atoms_of(t: &Term, out: &mut Vec<Term>) {
                     out.push(cell);
                 }
             }
-            if !is_frame_identity(t) && !out.contains(t) {
+            if !is_frame_identity(t) && !is_alloc_bound(t) && !out.contains(t) {
                 out.push(t.clone());
             }
         }
@@ -85,6 +85,17 @@ fn is_bool_formula(t: &Term) -> bool {
                 _
             )
         )
+}
+
+/// A fact about the allocation counter alone (`%alloc >= 1`): every allocation states
+/// that the counter is not negative, so such a fact only adds cubes.
+fn is_alloc_bound(t: &Term) -> bool {
+    let vars = t.free_vars();
+    !vars.is_empty()
+        && vars.iter().all(|(n, _)| {
+            base_symbol(n) == crate::encode::ALLOC
+                || base_symbol(n) == entry_copy(crate::encode::ALLOC)
+        })
 }
 
 /// `x = x@entry` (either order).

@@ -1,0 +1,1185 @@
+//! Closures as classes (JLS §15.27, §15.13, §15.9.5, §14.3): before the class table is
+//! built, every lambda, method reference, anonymous class and local class becomes a
+//! nested class of the class whose code creates it, so that its code runs as the
+//! JVM runs it — when it is called, through dynamic dispatch on the object.
+//!
+//! * A lambda becomes a class with one method, named after the functional interface it
+//!   is converted to (its *target*: the declared type of the variable, field or
+//!   parameter it is assigned to, the method's return type, a cast; for an argument of
+//!   a method of the program, found by the first lowering and handed back as a
+//!   [`TargetHints`]). Its class implements that interface; with no known target the
+//!   method is called `lambda$` and only library code calls it. `this` in its body
+//!   is the enclosing instance (`Outer.this`).
+//! * A method reference `C::m`, `x::m`, `C::new` becomes the lambda that calls it (`x`
+//!   evaluated once, when the reference is). A reference to a method outside the
+//!   program stays an opaque object: its code cannot touch the program's state.
+//! * An anonymous class `new T(args) { … }` becomes a class extending (or
+//!   implementing) `T` whose constructor passes `args` to `T`'s.
+//! * A local class becomes a nested class of the enclosing class.
+//!
+//! Captured local variables (effectively final, JLS §4.12.4) are copied into fields
+//! of the same name when the object is created ([`ClosureClass::captures`]; the lowering
+//! assigns them right after the allocation, as javac does); a name in the closure's code
+//! then resolves to that field. The enclosing instance is the inner class's `this$0`.
+//! A closure created in static code is a static nested class.
+
+mod functional;
+mod names;
+
+use cfp_syntax::ast::{
+    Block, ClassDecl, ClosureCode, ClosureKind, CompilationUnit, ConstructorDecl, Expr, ExprKind,
+    FieldDecl, Ident, LambdaBody, Member, MethodDecl, MethodRefTarget, Modifiers, Param, Stmt,
+    StmtKind, TypeKind, TypeRef, VarDeclarator,
+};
+use cfp_syntax::Span;
+use functional::functional_method;
+use names::Names;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a closure class stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClosureClass {
+    /// Its number, in source order (the index in [`Desugared::closures`]).
+    pub index: usize,
+    /// The class's name (`Main$1`).
+    pub name: String,
+    /// What it was written as.
+    pub kind: ClosureKind,
+    /// For a local class: `true` (its name is the one written).
+    pub is_local_class: bool,
+    /// The local variables it captures: fields of the same names, assigned when the
+    /// object is created.
+    pub captures: Vec<String>,
+    /// For a lambda or method reference: the method implementing the functional
+    /// interface.
+    pub method: Option<String>,
+    /// The functional interface it was converted to, when known.
+    pub target: Option<String>,
+    /// The closure expression (or the local class declaration).
+    pub span: Span,
+}
+
+/// Targets of closures found by a lowering, by closure number: a lambda passed to a
+/// method of the program takes the parameter's type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TargetHints {
+    /// Closure number → its target type.
+    pub targets: BTreeMap<usize, TypeRef>,
+}
+
+/// A compilation unit whose closures are classes.
+#[derive(Clone, Debug)]
+pub struct Desugared {
+    /// The rewritten unit.
+    pub unit: CompilationUnit,
+    /// The closure classes, by number.
+    pub closures: Vec<ClosureClass>,
+}
+
+/// Turn the closures of `unit` into classes (see the module doc).
+pub fn desugar(unit: &CompilationUnit, hints: &TargetHints) -> Desugared {
+    let mut all: Vec<&ClassDecl> = Vec::new();
+    for c in &unit.classes {
+        collect(c, &mut all);
+    }
+    let taken: BTreeSet<String> = all.iter().map(|c| c.name.name.clone()).collect();
+    let mut d = Desugarer {
+        classes: all,
+        hints,
+        closures: Vec::new(),
+        taken,
+        cx: Context::default(),
+        enclosing: Vec::new(),
+    };
+    let mut out = unit.clone();
+    for c in &mut out.classes {
+        d.class(c, false);
+    }
+    Desugared {
+        unit: out,
+        closures: d.closures,
+    }
+}
+
+fn collect<'u>(c: &'u ClassDecl, out: &mut Vec<&'u ClassDecl>) {
+    out.push(c);
+    for m in &c.members {
+        if let Member::Class(n) = m {
+            collect(n, out);
+        }
+    }
+}
+
+/// Where the code being rewritten is.
+#[derive(Clone, Debug, Default)]
+struct Context {
+    /// Local variables in scope, innermost block last.
+    scopes: Vec<Vec<(String, TypeRef)>>,
+    /// Static code (no `this`).
+    is_static: bool,
+    /// The class whose instance `this` denotes.
+    this_class: String,
+    /// Inside a lambda: `this` is rewritten to `this_class.this`.
+    in_lambda: bool,
+    /// The return type of the method (for `return` of a closure).
+    ret: Option<TypeRef>,
+}
+
+/// A class being rewritten: its name, fields, and the closure classes to add to it.
+struct Enclosing {
+    name: String,
+    fields: Vec<(String, TypeRef)>,
+    added: Vec<Member>,
+}
+
+struct Desugarer<'u, 'h> {
+    classes: Vec<&'u ClassDecl>,
+    hints: &'h TargetHints,
+    closures: Vec<ClosureClass>,
+    taken: BTreeSet<String>,
+    cx: Context,
+    enclosing: Vec<Enclosing>,
+}
+
+fn named(name: &str, span: Span) -> TypeRef {
+    TypeRef {
+        kind: TypeKind::Named {
+            name: name.to_owned(),
+            qualifier: Vec::new(),
+            args: Vec::new(),
+        },
+        span,
+    }
+}
+
+fn ident(name: &str, span: Span) -> Ident {
+    Ident {
+        name: name.to_owned(),
+        span,
+    }
+}
+
+fn expr(kind: ExprKind, span: Span) -> Expr {
+    Expr { kind, span }
+}
+
+fn stmt(kind: StmtKind, span: Span) -> Stmt {
+    Stmt { kind, span }
+}
+
+fn type_name(t: &TypeRef) -> Option<&str> {
+    match &t.kind {
+        TypeKind::Named { name, .. } => Some(name),
+        _ => None,
+    }
+}
+
+/// Whether a block returns a value somewhere (a lambda body of unknown target).
+fn returns_value(b: &Block) -> bool {
+    fn walk(s: &Stmt) -> bool {
+        match &s.kind {
+            StmtKind::Return(Some(_)) => true,
+            StmtKind::Block(b) => b.stmts.iter().any(walk),
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => walk(then_branch) || else_branch.as_ref().is_some_and(|e| walk(e)),
+            StmtKind::While { body, .. }
+            | StmtKind::DoWhile { body, .. }
+            | StmtKind::For { body, .. }
+            | StmtKind::ForEach { body, .. }
+            | StmtKind::Labeled { body, .. } => walk(body),
+            StmtKind::Synchronized { body, .. } => body.stmts.iter().any(walk),
+            StmtKind::Try {
+                body,
+                catches,
+                finally,
+                ..
+            } => {
+                body.stmts.iter().any(walk)
+                    || catches.iter().any(|c| c.body.stmts.iter().any(walk))
+                    || finally.as_ref().is_some_and(|f| f.stmts.iter().any(walk))
+            }
+            StmtKind::Switch { cases, .. } => cases.iter().any(|c| c.body.iter().any(walk)),
+            _ => false,
+        }
+    }
+    b.stmts.iter().any(walk)
+}
+
+/// An expression that can stand as a statement (a call, an assignment, `new`, `++`).
+fn is_statement_expr(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Call { .. }
+            | ExprKind::Assign { .. }
+            | ExprKind::New { .. }
+            | ExprKind::IncDec { .. }
+    )
+}
+
+impl Desugarer<'_, '_> {
+    fn class_decl(&self, name: &str) -> Option<&ClassDecl> {
+        self.classes.iter().copied().find(|c| c.name.name == name)
+    }
+
+    fn fresh_name(&mut self, base: &str) -> String {
+        let mut k = self.closures.len() + 1;
+        loop {
+            let n = format!("{base}${k}");
+            if self.taken.insert(n.clone()) {
+                return n;
+            }
+            k += 1;
+        }
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<&TypeRef> {
+        self.cx
+            .scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t)
+    }
+
+    fn lookup_field(&self, name: &str) -> Option<&TypeRef> {
+        self.enclosing
+            .iter()
+            .rev()
+            .flat_map(|e| e.fields.iter())
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t)
+    }
+
+    fn declare(&mut self, name: &str, ty: TypeRef) {
+        if self.cx.scopes.is_empty() {
+            self.cx.scopes.push(Vec::new());
+        }
+        if let Some(s) = self.cx.scopes.last_mut() {
+            s.push((name.to_owned(), ty));
+        }
+    }
+
+    /// The captures of code whose names are `names`: its free names that are local
+    /// variables here, with their types.
+    fn captures(&self, names: &Names) -> Vec<(String, TypeRef)> {
+        names
+            .free()
+            .filter_map(|n| self.lookup_local(n).map(|t| (n.clone(), t.clone())))
+            .collect()
+    }
+
+    // ---------------------------------------------------------------- classes
+
+    fn class(&mut self, c: &mut ClassDecl, outer_static: bool) {
+        let fields: Vec<(String, TypeRef)> = c
+            .members
+            .iter()
+            .filter_map(|m| match m {
+                Member::Field(f) => Some(
+                    f.declarators
+                        .iter()
+                        .map(|d| (d.name.name.clone(), d.ty.clone())),
+                ),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        self.enclosing.push(Enclosing {
+            name: c.name.name.clone(),
+            fields,
+            added: Vec::new(),
+        });
+        let saved = std::mem::take(&mut self.cx);
+        let is_interface = c.is_interface;
+        let _ = outer_static;
+        for m in &mut c.members {
+            self.cx = Context {
+                this_class: c.name.name.clone(),
+                ..Context::default()
+            };
+            match m {
+                Member::Field(f) => {
+                    self.cx.is_static = f.modifiers.is_static || is_interface;
+                    for d in &mut f.declarators {
+                        let target = d.ty.clone();
+                        if let Some(init) = &mut d.init {
+                            self.expr(init, Some(&target));
+                        }
+                    }
+                }
+                Member::Method(md) => {
+                    self.cx.is_static = md.modifiers.is_static;
+                    self.cx.ret = Some(md.ret.clone());
+                    self.cx.scopes.push(
+                        md.params
+                            .iter()
+                            .map(|p| (p.name.name.clone(), p.ty.clone()))
+                            .collect(),
+                    );
+                    if let Some(b) = &mut md.body {
+                        self.block(b);
+                    }
+                }
+                Member::Constructor(cd) => {
+                    self.cx.scopes.push(
+                        cd.params
+                            .iter()
+                            .map(|p| (p.name.name.clone(), p.ty.clone()))
+                            .collect(),
+                    );
+                    self.block(&mut cd.body);
+                }
+                Member::Initializer(i) => {
+                    self.cx.is_static = i.is_static;
+                    self.block(&mut i.body);
+                }
+                Member::Class(n) => {
+                    let st = n.modifiers.is_static;
+                    self.class(n, st);
+                }
+            }
+        }
+        self.cx = saved;
+        if let Some(e) = self.enclosing.pop() {
+            c.members.extend(e.added);
+        }
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    fn block(&mut self, b: &mut Block) {
+        self.cx.scopes.push(Vec::new());
+        for s in &mut b.stmts {
+            self.stmt(s);
+        }
+        self.cx.scopes.pop();
+    }
+
+    fn scoped(&mut self, s: &mut Stmt) {
+        self.cx.scopes.push(Vec::new());
+        self.stmt(s);
+        self.cx.scopes.pop();
+    }
+
+    fn stmt(&mut self, s: &mut Stmt) {
+        match &mut s.kind {
+            StmtKind::Block(b) => self.block(b),
+            StmtKind::LocalVar { declarators, .. } => {
+                for d in declarators {
+                    let target = d.ty.clone();
+                    if let Some(init) = &mut d.init {
+                        let t = (target.kind != TypeKind::Inferred).then_some(&target);
+                        self.expr(init, t);
+                    }
+                    let ty = match (&d.ty.kind, &d.init) {
+                        (
+                            TypeKind::Inferred,
+                            Some(Expr {
+                                kind: ExprKind::New { class, .. },
+                                ..
+                            }),
+                        ) => class.clone(),
+                        _ => d.ty.clone(),
+                    };
+                    self.declare(&d.name.name, ty);
+                }
+            }
+            StmtKind::Expr(e) | StmtKind::Throw(e) => self.expr(e, None),
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                self.expr(cond, None);
+                self.scoped(then_branch);
+                if let Some(e) = else_branch {
+                    self.scoped(e);
+                }
+            }
+            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                self.expr(cond, None);
+                self.scoped(body);
+            }
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
+                self.cx.scopes.push(Vec::new());
+                for i in init {
+                    self.stmt(i);
+                }
+                if let Some(c) = cond {
+                    self.expr(c, None);
+                }
+                for u in update {
+                    self.expr(u, None);
+                }
+                self.scoped(body);
+                self.cx.scopes.pop();
+            }
+            StmtKind::ForEach {
+                ty,
+                name,
+                iterable,
+                body,
+            } => {
+                self.expr(iterable, None);
+                self.cx.scopes.push(vec![(name.name.clone(), ty.clone())]);
+                self.scoped(body);
+                self.cx.scopes.pop();
+            }
+            StmtKind::Return(e) => {
+                let ret = self.cx.ret.clone();
+                if let Some(e) = e {
+                    self.expr(e, ret.as_ref());
+                }
+            }
+            StmtKind::Synchronized { lock, body } => {
+                self.expr(lock, None);
+                self.block(body);
+            }
+            StmtKind::Assert { cond, message } => {
+                self.expr(cond, None);
+                if let Some(m) = message {
+                    self.expr(m, None);
+                }
+            }
+            StmtKind::Try {
+                resources,
+                body,
+                catches,
+                finally,
+            } => {
+                self.cx.scopes.push(Vec::new());
+                for r in resources {
+                    match r {
+                        cfp_syntax::ast::Resource::Decl { ty, name, init, .. } => {
+                            let t = ty.clone();
+                            self.expr(init, (t.kind != TypeKind::Inferred).then_some(&t));
+                            self.declare(&name.name, t);
+                        }
+                        cfp_syntax::ast::Resource::Expr(e) => self.expr(e, None),
+                    }
+                }
+                self.block(body);
+                self.cx.scopes.pop();
+                for c in catches {
+                    let ty = c
+                        .types
+                        .first()
+                        .cloned()
+                        .unwrap_or_else(|| named("Throwable", c.span));
+                    self.cx.scopes.push(vec![(c.name.name.clone(), ty)]);
+                    self.block(&mut c.body);
+                    self.cx.scopes.pop();
+                }
+                if let Some(f) = finally {
+                    self.block(f);
+                }
+            }
+            StmtKind::Labeled { body, .. } => self.stmt(body),
+            StmtKind::Switch { scrutinee, cases } => {
+                self.expr(scrutinee, None);
+                self.cx.scopes.push(Vec::new());
+                for c in cases {
+                    for l in &mut c.labels {
+                        self.expr(l, None);
+                    }
+                    for s in &mut c.body {
+                        self.stmt(s);
+                    }
+                }
+                self.cx.scopes.pop();
+            }
+            StmtKind::LocalClass(decl) => {
+                self.local_class(decl);
+                s.kind = StmtKind::Empty;
+            }
+            StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Empty | StmtKind::Error => {}
+        }
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    fn expr(&mut self, e: &mut Expr, target: Option<&TypeRef>) {
+        match &mut e.kind {
+            ExprKind::Closure(c) => {
+                if let Some(new) = self.closure(c, e.span, target) {
+                    *e = new;
+                }
+            }
+            ExprKind::This if self.cx.in_lambda => {
+                e.kind = ExprKind::OuterThis(self.cx.this_class.clone());
+            }
+            ExprKind::Assign {
+                target: t, value, ..
+            } => {
+                let ty = match &t.kind {
+                    ExprKind::Name(id) => self
+                        .lookup_local(&id.name)
+                        .or_else(|| self.lookup_field(&id.name))
+                        .cloned(),
+                    ExprKind::Field { target: o, name } if matches!(o.kind, ExprKind::This) => {
+                        self.lookup_field(&name.name).cloned()
+                    }
+                    _ => None,
+                };
+                self.expr(t, None);
+                self.expr(value, ty.as_ref());
+            }
+            ExprKind::Conditional {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                self.expr(cond, None);
+                self.expr(then_expr, target);
+                self.expr(else_expr, target);
+            }
+            ExprKind::Cast { ty, operand } => {
+                let t = ty.clone();
+                self.expr(operand, Some(&t));
+            }
+            ExprKind::Field { target: t, .. } => self.expr(t, None),
+            ExprKind::Call {
+                target: t, args, ..
+            } => {
+                if let Some(t) = t {
+                    self.expr(t, None);
+                }
+                for a in args {
+                    self.expr(a, None);
+                }
+            }
+            ExprKind::New { args, .. } => {
+                for a in args {
+                    self.expr(a, None);
+                }
+            }
+            ExprKind::NewArray { dims, init, .. } => {
+                for d in dims {
+                    self.expr(d, None);
+                }
+                for i in init.iter_mut().flatten() {
+                    self.expr(i, None);
+                }
+            }
+            ExprKind::ArrayLiteral(items) => {
+                for i in items {
+                    self.expr(i, None);
+                }
+            }
+            ExprKind::Index { array, index } => {
+                self.expr(array, None);
+                self.expr(index, None);
+            }
+            ExprKind::Unary { operand, .. } | ExprKind::InstanceOf { operand, .. } => {
+                self.expr(operand, None)
+            }
+            ExprKind::IncDec { target: t, .. } => self.expr(t, None),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.expr(lhs, None);
+                self.expr(rhs, None);
+            }
+            _ => {}
+        }
+    }
+
+    // ---------------------------------------------------------------- closures
+
+    /// The `new` replacing closure `c` (`None`: it stays an opaque object).
+    fn closure(
+        &mut self,
+        c: &mut cfp_syntax::ast::Closure,
+        span: Span,
+        target: Option<&TypeRef>,
+    ) -> Option<Expr> {
+        let index = self.closures.len();
+        let target = target
+            .cloned()
+            .or_else(|| self.hints.targets.get(&index).cloned());
+        match &mut c.code {
+            ClosureCode::Lambda { params, body } => {
+                let params = params.clone();
+                let body = std::mem::replace(
+                    body,
+                    LambdaBody::Block(Block {
+                        stmts: Vec::new(),
+                        span,
+                    }),
+                );
+                Some(self.lambda(index, span, target, params, body))
+            }
+            ClosureCode::Anonymous { members } => {
+                let members = std::mem::take(members);
+                let args = std::mem::take(&mut c.args);
+                Some(self.anonymous(index, span, c.ty.clone(), args, members))
+            }
+            ClosureCode::MethodRef { target: t, name } => {
+                let (t, name) = (t.clone(), name.clone());
+                self.method_ref(index, span, target, t, name)
+            }
+        }
+    }
+
+    fn enclosing_name(&self) -> String {
+        self.enclosing
+            .last()
+            .map_or_else(|| "Closure".to_owned(), |e| e.name.clone())
+    }
+
+    fn lambda(
+        &mut self,
+        index: usize,
+        span: Span,
+        target: Option<TypeRef>,
+        params: Vec<cfp_syntax::ast::LambdaParam>,
+        body: LambdaBody,
+    ) -> Expr {
+        let fm = target
+            .as_ref()
+            .and_then(|t| functional_method(t, &self.classes));
+        let params: Vec<Param> = params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Param {
+                ty: p
+                    .ty
+                    .clone()
+                    .filter(|t| t.kind != TypeKind::Inferred)
+                    .or_else(|| fm.as_ref().and_then(|f| f.params.get(i).cloned().flatten()))
+                    .unwrap_or(TypeRef {
+                        kind: TypeKind::Inferred,
+                        span: p.span,
+                    }),
+                name: p.name.clone(),
+                is_varargs: p.is_varargs,
+                span: p.span,
+            })
+            .collect();
+        let void = TypeRef {
+            kind: TypeKind::Void,
+            span,
+        };
+        let ret_known = fm.as_ref().and_then(|f| f.ret.clone());
+        let mut block = match body {
+            LambdaBody::Block(b) => b,
+            LambdaBody::Expr(e) => {
+                let as_statement = match &ret_known {
+                    Some(t) => t.kind == TypeKind::Void,
+                    None => is_statement_expr(&e),
+                };
+                let s = if as_statement {
+                    stmt(StmtKind::Expr(*e), span)
+                } else {
+                    stmt(StmtKind::Return(Some(*e)), span)
+                };
+                Block {
+                    stmts: vec![s],
+                    span,
+                }
+            }
+        };
+        let ret = ret_known.unwrap_or_else(|| {
+            if returns_value(&block) {
+                named("Object", span)
+            } else {
+                void.clone()
+            }
+        });
+        let mut names = Names::default();
+        for p in &params {
+            names.declared.insert(p.name.name.clone());
+        }
+        names.block(&block);
+        let captures = self.captures(&names);
+        let base = self.enclosing_name();
+        let name = self.fresh_name(&base);
+        let method = fm
+            .as_ref()
+            .map_or_else(|| "lambda$".to_owned(), |f| f.name.clone());
+        // The body, as code of the new class (closures in it become its nested classes).
+        let in_static = self.cx.is_static;
+        let saved = std::mem::take(&mut self.cx);
+        self.cx = Context {
+            scopes: vec![params
+                .iter()
+                .map(|p| (p.name.name.clone(), p.ty.clone()))
+                .collect()],
+            is_static: false,
+            this_class: saved.this_class.clone(),
+            in_lambda: !in_static,
+            ret: Some(ret.clone()),
+        };
+        self.enclosing.push(Enclosing {
+            name: name.clone(),
+            fields: captures.clone(),
+            added: Vec::new(),
+        });
+        self.block(&mut block);
+        let nested = self.enclosing.pop().map(|e| e.added).unwrap_or_default();
+        self.cx = saved;
+        let mut members = capture_fields(&captures, span);
+        members.push(Member::Method(MethodDecl {
+            modifiers: Modifiers {
+                is_public: true,
+                ..Modifiers::default()
+            },
+            ret,
+            name: ident(&method, span),
+            params,
+            throws: Vec::new(),
+            body: Some(block),
+            span,
+        }));
+        members.extend(nested);
+        self.add_class(ClassDecl {
+            modifiers: Modifiers {
+                is_static: in_static,
+                ..Modifiers::default()
+            },
+            is_interface: false,
+            name: ident(&name, span),
+            extends: None,
+            implements: target.iter().cloned().collect(),
+            members,
+            span,
+        });
+        self.closures.push(ClosureClass {
+            index,
+            name: name.clone(),
+            kind: ClosureKind::Lambda,
+            is_local_class: false,
+            captures: captures.into_iter().map(|(n, _)| n).collect(),
+            method: Some(method),
+            target: target.as_ref().and_then(type_name).map(str::to_owned),
+            span,
+        });
+        expr(
+            ExprKind::New {
+                class: named(&name, span),
+                args: Vec::new(),
+            },
+            span,
+        )
+    }
+
+    fn add_class(&mut self, c: ClassDecl) {
+        if let Some(e) = self.enclosing.last_mut() {
+            e.added.push(Member::Class(c));
+        }
+    }
+
+    fn anonymous(
+        &mut self,
+        index: usize,
+        span: Span,
+        ty: Option<TypeRef>,
+        mut args: Vec<Expr>,
+        mut members: Vec<Member>,
+    ) -> Expr {
+        for a in &mut args {
+            self.expr(a, None);
+        }
+        let mut names = Names::default();
+        names.members(&members);
+        let captures = self.captures(&names);
+        let base = self.enclosing_name();
+        let name = self.fresh_name(&base);
+        let super_decl = ty
+            .as_ref()
+            .and_then(type_name)
+            .and_then(|n| self.class_decl(n))
+            .map(|d| (d.is_interface, d.members.clone()));
+        let (extends, implements) = match (&ty, &super_decl) {
+            (Some(t), Some((true, _))) => (None, vec![t.clone()]),
+            (Some(t), _) => (Some(t.clone()), Vec::new()),
+            (None, _) => (None, Vec::new()),
+        };
+        // A constructor passing the arguments to the superclass's.
+        if !args.is_empty() {
+            let super_params: Option<Vec<TypeRef>> = super_decl.as_ref().and_then(|(_, ms)| {
+                ms.iter().find_map(|m| match m {
+                    Member::Constructor(c) if c.params.len() == args.len() => {
+                        Some(c.params.iter().map(|p| p.ty.clone()).collect())
+                    }
+                    _ => None,
+                })
+            });
+            let params: Vec<Param> = (0..args.len())
+                .map(|i| Param {
+                    ty: super_params
+                        .as_ref()
+                        .and_then(|ps| ps.get(i).cloned())
+                        .unwrap_or_else(|| named("Object", span)),
+                    name: ident(&format!("arg${i}"), span),
+                    is_varargs: false,
+                    span,
+                })
+                .collect();
+            let call_args = (0..args.len())
+                .map(|i| expr(ExprKind::Name(ident(&format!("arg${i}"), span)), span))
+                .collect();
+            members.insert(
+                0,
+                Member::Constructor(ConstructorDecl {
+                    modifiers: Modifiers::default(),
+                    name: ident(&name, span),
+                    params,
+                    throws: Vec::new(),
+                    body: Block {
+                        stmts: vec![stmt(
+                            StmtKind::Expr(expr(
+                                ExprKind::Call {
+                                    target: None,
+                                    name: ident("super", span),
+                                    args: call_args,
+                                },
+                                span,
+                            )),
+                            span,
+                        )],
+                        span,
+                    },
+                    span,
+                }),
+            );
+        }
+        let in_static = self.cx.is_static;
+        let mut decl = ClassDecl {
+            modifiers: Modifiers {
+                is_static: in_static,
+                ..Modifiers::default()
+            },
+            is_interface: false,
+            name: ident(&name, span),
+            extends,
+            implements,
+            members: capture_fields(&captures, span),
+            span,
+        };
+        decl.members.extend(members);
+        let saved = std::mem::take(&mut self.cx);
+        self.class(&mut decl, in_static);
+        self.cx = saved;
+        self.add_class(decl);
+        self.closures.push(ClosureClass {
+            index,
+            name: name.clone(),
+            kind: ClosureKind::Anonymous,
+            is_local_class: false,
+            captures: captures.into_iter().map(|(n, _)| n).collect(),
+            method: None,
+            target: ty.as_ref().and_then(type_name).map(str::to_owned),
+            span,
+        });
+        expr(
+            ExprKind::New {
+                class: named(&name, span),
+                args,
+            },
+            span,
+        )
+    }
+
+    fn local_class(&mut self, decl: &mut ClassDecl) {
+        let index = self.closures.len();
+        let mut names = Names::default();
+        names.members(&decl.members);
+        let captures = self.captures(&names);
+        let mut c = std::mem::replace(
+            decl,
+            ClassDecl {
+                modifiers: Modifiers::default(),
+                is_interface: false,
+                name: decl.name.clone(),
+                extends: None,
+                implements: Vec::new(),
+                members: Vec::new(),
+                span: decl.span,
+            },
+        );
+        c.modifiers.is_static = self.cx.is_static;
+        let mut members = capture_fields(&captures, c.span);
+        members.append(&mut c.members);
+        c.members = members;
+        let saved = std::mem::take(&mut self.cx);
+        let st = c.modifiers.is_static;
+        self.class(&mut c, st);
+        self.cx = saved;
+        self.closures.push(ClosureClass {
+            index,
+            name: c.name.name.clone(),
+            kind: ClosureKind::Anonymous,
+            is_local_class: true,
+            captures: captures.into_iter().map(|(n, _)| n).collect(),
+            method: None,
+            target: None,
+            span: c.span,
+        });
+        self.add_class(c);
+    }
+
+    /// A method reference to a method or constructor of the program, as the lambda that
+    /// calls it; `None` for one outside the program.
+    fn method_ref(
+        &mut self,
+        index: usize,
+        span: Span,
+        target: Option<TypeRef>,
+        t: MethodRefTarget,
+        name: Ident,
+    ) -> Option<Expr> {
+        let MethodRefTarget::Expr(mut x) = t else {
+            return None;
+        };
+        let fm = target
+            .as_ref()
+            .and_then(|t| functional_method(t, &self.classes));
+        let arity = fm.as_ref().map(|f| f.params.len());
+        // `C::m` / `C::new` with `C` a class of the program (not a variable).
+        let class_target = match &x.kind {
+            ExprKind::Name(id)
+                if self.lookup_local(&id.name).is_none()
+                    && self.lookup_field(&id.name).is_none() =>
+            {
+                self.class_decl(&id.name).map(|d| d.name.name.clone())
+            }
+            _ => None,
+        };
+        let p = |i: usize| expr(ExprKind::Name(ident(&format!("p${i}"), span)), span);
+        let (n_params, first_type, call, void, bound): (
+            usize,
+            Option<TypeRef>,
+            Expr,
+            bool,
+            Option<(Expr, TypeRef)>,
+        ) = if let Some(cname) = class_target {
+            let decl = self.class_decl(&cname)?;
+            if name.name == "new" {
+                let ctors: Vec<&ConstructorDecl> = decl
+                    .members
+                    .iter()
+                    .filter_map(|m| match m {
+                        Member::Constructor(c) => Some(c),
+                        _ => None,
+                    })
+                    .collect();
+                let n = arity
+                    .or_else(|| ctors.first().map(|c| c.params.len()))
+                    .unwrap_or(0);
+                let args = (0..n).map(p).collect();
+                let call = expr(
+                    ExprKind::New {
+                        class: named(&cname, span),
+                        args,
+                    },
+                    span,
+                );
+                (n, None, call, false, None)
+            } else {
+                let methods: Vec<&MethodDecl> = decl
+                    .members
+                    .iter()
+                    .filter_map(|m| match m {
+                        Member::Method(md) if md.name.name == name.name => Some(md),
+                        _ => None,
+                    })
+                    .collect();
+                let pick = methods
+                    .iter()
+                    .find(|m| {
+                        arity.is_none_or(|a| {
+                            if m.modifiers.is_static {
+                                m.params.len() == a
+                            } else {
+                                m.params.len() + 1 == a
+                            }
+                        })
+                    })
+                    .or(methods.first())?;
+                let void = pick.ret.kind == TypeKind::Void;
+                if pick.modifiers.is_static {
+                    let n = pick.params.len();
+                    let call = expr(
+                        ExprKind::Call {
+                            target: Some(Box::new(expr(ExprKind::Name(ident(&cname, span)), span))),
+                            name: name.clone(),
+                            args: (0..n).map(p).collect(),
+                        },
+                        span,
+                    );
+                    (n, None, call, void, None)
+                } else {
+                    // Unbound receiver: the first parameter.
+                    let n = pick.params.len() + 1;
+                    let call = expr(
+                        ExprKind::Call {
+                            target: Some(Box::new(p(0))),
+                            name: name.clone(),
+                            args: (1..n).map(p).collect(),
+                        },
+                        span,
+                    );
+                    (n, Some(named(&cname, span)), call, void, None)
+                }
+            }
+        } else {
+            // A bound receiver, evaluated now: `this::m`, `x::m`.
+            let recv_ty = match &x.kind {
+                ExprKind::This => Some(named(&self.cx.this_class, span)),
+                ExprKind::Name(id) => self
+                    .lookup_local(&id.name)
+                    .or_else(|| self.lookup_field(&id.name))
+                    .cloned(),
+                _ => None,
+            }?;
+            let decl = type_name(&recv_ty).and_then(|n| self.class_decl(n))?;
+            let methods: Vec<&MethodDecl> = decl
+                .members
+                .iter()
+                .filter_map(|m| match m {
+                    Member::Method(md) if md.name.name == name.name && !md.modifiers.is_static => {
+                        Some(md)
+                    }
+                    _ => None,
+                })
+                .collect();
+            let pick = methods
+                .iter()
+                .find(|m| arity.is_none_or(|a| m.params.len() == a))
+                .or(methods.first())?;
+            let n = pick.params.len();
+            let void = pick.ret.kind == TypeKind::Void;
+            let recv = expr(ExprKind::Name(ident("recv$", span)), span);
+            let call = expr(
+                ExprKind::Call {
+                    target: Some(Box::new(recv)),
+                    name: name.clone(),
+                    args: (0..n).map(p).collect(),
+                },
+                span,
+            );
+            self.expr(&mut x, None);
+            (n, None, call, void, Some((*x, recv_ty)))
+        };
+        let params = (0..n_params)
+            .map(|i| cfp_syntax::ast::LambdaParam {
+                ty: if i == 0 { first_type.clone() } else { None },
+                name: ident(&format!("p${i}"), span),
+                is_varargs: false,
+                span,
+            })
+            .collect();
+        let body_stmt = if void {
+            stmt(StmtKind::Expr(call), span)
+        } else {
+            stmt(StmtKind::Return(Some(call)), span)
+        };
+        let body = LambdaBody::Block(Block {
+            stmts: vec![body_stmt],
+            span,
+        });
+        let mut new = self.lambda(index, span, target, params, body);
+        if let Some((recv, recv_ty)) = bound {
+            // The receiver is a constructor argument stored in `recv$`.
+            if let (Some(c), ExprKind::New { args, .. }) = (self.closures.last_mut(), &mut new.kind)
+            {
+                c.kind = ClosureKind::MethodRef;
+                args.push(recv);
+                let cname = c.name.clone();
+                self.bind_receiver(&cname, recv_ty, span);
+            }
+        } else if let Some(c) = self.closures.last_mut() {
+            c.kind = ClosureKind::MethodRef;
+        }
+        Some(new)
+    }
+
+    /// Give closure class `name` a field `recv$` set by its constructor.
+    fn bind_receiver(&mut self, name: &str, ty: TypeRef, span: Span) {
+        let Some(e) = self.enclosing.last_mut() else {
+            return;
+        };
+        for m in &mut e.added {
+            let Member::Class(c) = m else { continue };
+            if c.name.name != name {
+                continue;
+            }
+            c.members.push(Member::Field(FieldDecl {
+                modifiers: Modifiers::default(),
+                ty: ty.clone(),
+                declarators: vec![VarDeclarator {
+                    name: ident("recv$", span),
+                    ty: ty.clone(),
+                    init: None,
+                    span,
+                }],
+                span,
+            }));
+            let assign = expr(
+                ExprKind::Assign {
+                    op: None,
+                    target: Box::new(expr(
+                        ExprKind::Field {
+                            target: Box::new(expr(ExprKind::This, span)),
+                            name: ident("recv$", span),
+                        },
+                        span,
+                    )),
+                    value: Box::new(expr(ExprKind::Name(ident("r$", span)), span)),
+                },
+                span,
+            );
+            c.members.push(Member::Constructor(ConstructorDecl {
+                modifiers: Modifiers::default(),
+                name: ident(name, span),
+                params: vec![Param {
+                    ty,
+                    name: ident("r$", span),
+                    is_varargs: false,
+                    span,
+                }],
+                throws: Vec::new(),
+                body: Block {
+                    stmts: vec![stmt(StmtKind::Expr(assign), span)],
+                    span,
+                },
+                span,
+            }));
+            return;
+        }
+    }
+}
+
+/// The fields holding captured variables.
+fn capture_fields(captures: &[(String, TypeRef)], span: Span) -> Vec<Member> {
+    captures
+        .iter()
+        .map(|(n, t)| {
+            Member::Field(FieldDecl {
+                modifiers: Modifiers {
+                    is_final: true,
+                    ..Modifiers::default()
+                },
+                ty: t.clone(),
+                declarators: vec![VarDeclarator {
+                    name: ident(n, span),
+                    ty: t.clone(),
+                    init: None,
+                    span,
+                }],
+                span,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

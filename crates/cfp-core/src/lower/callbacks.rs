@@ -1,0 +1,386 @@
+//! Closures at run time ([`crate::desugar`] made them classes):
+//! * creating one copies the captured local variables into its fields;
+//! * a call through an interface or class outside the program (`Runnable r; r.run()`)
+//!   runs the program's implementation the receiver's runtime class has — a closure,
+//!   or a class of the program implementing that type — and, for an object of no such
+//!   class, library code (an arbitrary result, no effect);
+//! * a closure handed to library code may be called back by it: during that call, any
+//!   number of times, and after the entry returns (an event loop, an executor, a
+//!   listener), any number of times, in any order.
+
+use super::*;
+use cfp_syntax::ast::ClosureKind;
+
+impl<'c, 'a> MethodLowerer<'c, 'a> {
+    /// After `t := new C`: the captured variables of closure class `c`, read here.
+    pub(super) fn copy_captures(&mut self, t: VarId, c: ClassId, span: Span) {
+        let Some(captures) = self.cx.closure(c).map(|k| k.captures.clone()) else {
+            return;
+        };
+        for name in captures {
+            let Some(f) = self.cx.table.lookup_field(c, &name) else {
+                continue;
+            };
+            let value = match self.resolve_name(&name) {
+                NameRes::Var(v, _) => Expr::Var(v),
+                NameRes::Global(g, _) => Expr::Global(g),
+                NameRes::Field(FieldRes(fid, _)) => match self.this {
+                    Some(this) => Expr::Field {
+                        obj: Box::new(Expr::Var(this)),
+                        field: fid,
+                    },
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let sort = self.cx.table.fields[f.index()].sort;
+            let ty = self.cx.table.field_types[f.index()].clone();
+            let value = self.coerce(value, sort, &ty, span);
+            self.emit(
+                Stmt::Assign {
+                    place: Place::Field {
+                        obj: Expr::Var(t),
+                        field: f,
+                    },
+                    expr: value,
+                },
+                span,
+            );
+        }
+    }
+
+    /// Whether field `name` of class `c` holds a captured variable (the constructor does
+    /// not reset it: `new` set it).
+    pub(super) fn is_capture(&self, c: ClassId, name: &str) -> bool {
+        self.cx
+            .closure(c)
+            .is_some_and(|k| k.captures.iter().any(|n| n == name))
+            || (name == "recv$" && self.cx.closure(c).is_some())
+    }
+
+    /// The program's implementations of `name`/`arity` for a receiver of the outside
+    /// type `ty`: for each concrete class of the program below `ty` that has (or
+    /// inherits from a class of the program) such a method, that method with the class.
+    pub(super) fn outside_type_implementations(
+        &self,
+        ty: &str,
+        name: &str,
+        arity: usize,
+    ) -> Vec<(MethodId, ClassId)> {
+        if OBJECT_METHODS.contains(&name) {
+            return Vec::new();
+        }
+        let t = &self.cx.table;
+        let mut out = Vec::new();
+        for (i, info) in t.classes.iter().enumerate() {
+            let c = ClassId(i as u32);
+            if info.decl.is_interface || info.decl.modifiers.is_abstract {
+                continue;
+            }
+            if !t.supertype_names(c).iter().any(|n| n == ty) {
+                continue;
+            }
+            let mut cur = Some(c);
+            let mut steps = 0;
+            while let Some(k) = cur {
+                let hit = t.classes[k.index()].methods.iter().copied().find(|m| {
+                    let s = &t.methods[m.index()];
+                    !s.is_abstract && !s.is_static && s.name == name && s.params.len() == arity
+                });
+                if let Some(m) = hit {
+                    out.push((m, c));
+                    break;
+                }
+                steps += 1;
+                if steps > t.classes.len() {
+                    break;
+                }
+                cur = t.classes[k.index()].superclass;
+            }
+        }
+        out
+    }
+
+    /// A call of `name` on a receiver of the outside type `ty`: the program's
+    /// implementations by the receiver's runtime class, else library code. `None` when
+    /// the program has none (an ordinary library call).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn outside_type_dispatch(
+        &mut self,
+        recv: &Expr,
+        ty: &str,
+        name: &str,
+        vals: &[Expr],
+        want_result: bool,
+        want: Option<Sort>,
+        dest: Option<VarId>,
+        span: Span,
+    ) -> Option<(Expr, Type)> {
+        let impls = self.outside_type_implementations(ty, name, vals.len());
+        if impls.is_empty() {
+            return None;
+        }
+        self.cx.survey.needs_types = true;
+        let ret = self.cx.table.methods[impls[0].0.index()].ret.clone();
+        let ret = if impls
+            .iter()
+            .all(|(m, _)| self.cx.table.methods[m.index()].ret.sort() == ret.sort())
+        {
+            ret
+        } else {
+            Type::Unknown
+        };
+        let res = self.result_var(dest, want_result, &ret, want);
+        let join = self.fresh();
+        let start = self.cur;
+        let mut codes = Vec::new();
+        let mut unwinds = Vec::new();
+        // Group the classes by the method they run.
+        let mut groups: Vec<(MethodId, Vec<ClassId>)> = Vec::new();
+        for (m, c) in impls {
+            match groups.iter_mut().find(|(g, _)| *g == m) {
+                Some((_, cs)) => cs.push(c),
+                None => groups.push((m, vec![c])),
+            }
+        }
+        for (m, classes) in groups {
+            self.set(start);
+            let cs: Vec<i64> = classes.iter().filter_map(|k| self.class_code(*k)).collect();
+            codes.extend(cs.iter().copied());
+            if let Some(f) = self.cx.type_field {
+                let t = Expr::Field {
+                    obj: Box::new(recv.clone()),
+                    field: f,
+                };
+                self.emit(Stmt::Assume(types::in_codes(t, &cs)), span);
+            }
+            let mut args = vec![recv.clone()];
+            args.extend(self.coerce_args(m, vals.to_vec(), span));
+            let from = self.cur;
+            self.b.edge(
+                from,
+                join,
+                Edge::Call {
+                    callee: m,
+                    args: args.clone(),
+                    result: res.map(Place::Var),
+                    span,
+                    unwind: false,
+                },
+            );
+            self.calls_emitted += 1;
+            self.note_call(m);
+            unwinds.push((from, m, args));
+        }
+        // An object of no class of the program: library code.
+        self.set(start);
+        if let Some(f) = self.cx.type_field {
+            let t = Expr::Field {
+                obj: Box::new(recv.clone()),
+                field: f,
+            };
+            self.emit(Stmt::Assume(types::in_codes(t, &codes).negate()), span);
+        }
+        if let Some(r) = res {
+            self.emit(Stmt::Havoc(Place::Var(r)), span);
+        }
+        self.library_may_throw(span);
+        self.goto(join);
+        for (from, m, args) in unwinds {
+            self.unwind_edges(from, &[(m, args)], span);
+        }
+        self.set(join);
+        Some(self.call_value(res, dest, ret, span))
+    }
+
+    /// The closure classes an object of static type `ty` may be, with the methods
+    /// library code may call on it.
+    fn callback_candidates(&self, ty: &Type) -> Vec<(ClassId, Vec<MethodId>)> {
+        let t = &self.cx.table;
+        let mut out = Vec::new();
+        for (i, info) in t.classes.iter().enumerate() {
+            let c = ClassId(i as u32);
+            let Some(k) = self.cx.closure(c) else {
+                continue;
+            };
+            let fits = match ty {
+                Type::Class(s) => t.is_subclass(c, *s),
+                Type::External(n) => n == "Object" || t.supertype_names(c).iter().any(|x| x == n),
+                Type::Unknown => true,
+                _ => false,
+            };
+            if !fits {
+                continue;
+            }
+            let methods: Vec<MethodId> = info
+                .methods
+                .iter()
+                .copied()
+                .filter(|m| {
+                    let s = &t.methods[m.index()];
+                    let callable = !s.is_abstract && !s.is_static;
+                    match (&k.kind, &k.method) {
+                        (ClosureKind::Lambda | ClosureKind::MethodRef, Some(f)) => {
+                            callable && s.name == *f
+                        }
+                        _ => {
+                            callable
+                                && !matches!(s.source, MethodSource::Method(md) if md.modifiers.is_private)
+                        }
+                    }
+                })
+                .collect();
+            if !methods.is_empty() {
+                out.push((c, methods));
+            }
+        }
+        out
+    }
+
+    /// Library code receives the objects `args` (of static types `tys`): those that may be
+    /// closures may be called back, now, any number of times, and after the entry
+    /// returns.
+    pub(super) fn library_callbacks(&mut self, args: &[Expr], tys: &[Type], span: Span) {
+        let mut calls: Vec<(Expr, ClassId, MethodId, bool)> = Vec::new();
+        for (a, ty) in args.iter().zip(tys) {
+            if !ty.is_ref() {
+                continue;
+            }
+            let cands = self.callback_candidates(ty);
+            let exact = matches!(ty, Type::Class(c) if self.cx.closure(*c).is_some());
+            for (c, ms) in cands {
+                for m in ms {
+                    calls.push((a.clone(), c, m, !exact));
+                }
+            }
+        }
+        if calls.is_empty() {
+            return;
+        }
+        self.cx.survey.escapes = true;
+        // Remember what escaped, for the calls after the entry returns.
+        if let Some(f) = self.cx.escaped_field {
+            let mut seen: Vec<Expr> = Vec::new();
+            for (a, ..) in &calls {
+                if seen.contains(a) {
+                    continue;
+                }
+                seen.push(a.clone());
+                self.emit(
+                    Stmt::Assign {
+                        place: Place::Field {
+                            obj: a.clone(),
+                            field: f,
+                        },
+                        expr: Expr::Bool(true),
+                    },
+                    span,
+                );
+            }
+        }
+        self.callback_loop(calls, None, span);
+    }
+
+    /// `while (*) { one of calls }`; an exception of a callback goes on from here. With
+    /// `pick`, each round first picks the receiver: `o := *; assume o.%escaped`.
+    fn callback_loop(
+        &mut self,
+        calls: Vec<(Expr, ClassId, MethodId, bool)>,
+        pick: Option<(VarId, crate::ir::FieldId)>,
+        span: Span,
+    ) {
+        let head = self.fresh();
+        let after = self.fresh();
+        self.goto(head);
+        self.set(head);
+        self.skip_to(after);
+        if let Some((o, f)) = pick {
+            self.emit(Stmt::Havoc(Place::Var(o)), span);
+            self.emit(
+                Stmt::Assume(Expr::Field {
+                    obj: Box::new(Expr::Var(o)),
+                    field: f,
+                }),
+                span,
+            );
+        }
+        let body = self.cur;
+        for (recv, c, m, test) in calls {
+            self.set(body);
+            self.assume_exists(&recv, span);
+            if test {
+                if let (Some(f), Some(code)) = (self.cx.type_field, self.class_code(c)) {
+                    self.emit(
+                        Stmt::Assume(Expr::binary(
+                            BinaryOp::Eq,
+                            Expr::Field {
+                                obj: Box::new(recv.clone()),
+                                field: f,
+                            },
+                            Expr::Int(code),
+                        )),
+                        span,
+                    );
+                }
+            }
+            let params: Vec<Type> = self.cx.table.methods[m.index()]
+                .params
+                .iter()
+                .map(|p| p.1.clone())
+                .collect();
+            let mut args = vec![recv];
+            for p in params {
+                let v = self.havoc_temp(p, span);
+                args.push(v);
+            }
+            self.call_edge(m, args, None, span);
+            self.goto(head);
+        }
+        self.set(after);
+    }
+
+    /// After the entry returns: library code may call back any closure it received.
+    pub(super) fn later_callbacks(&mut self, span: Span) {
+        let Some(f) = self.cx.escaped_field else {
+            return;
+        };
+        let o = self.temp(Type::External("Object".to_owned()));
+        let mut calls = Vec::new();
+        for (c, ms) in self.callback_candidates(&Type::Unknown) {
+            for m in ms {
+                calls.push((Expr::Var(o), c, m, true));
+            }
+        }
+        if !calls.is_empty() {
+            self.callback_loop(calls, Some((o, f)), span);
+        }
+    }
+
+    /// A closure passed to method `callee` of the program takes the parameter's type as
+    /// its target (found by the survey, used by the next desugaring).
+    pub(super) fn note_closure_targets(&mut self, callee: MethodId, args: &[ast::Expr]) {
+        if !matches!(self.cx.stage, Stage::Survey) {
+            return;
+        }
+        let params: Vec<ast::TypeRef> = match self.cx.table.methods[callee.index()].source {
+            MethodSource::Method(md) => md.params.iter().map(|p| p.ty.clone()).collect(),
+            MethodSource::Ctor(cd) => cd.params.iter().map(|p| p.ty.clone()).collect(),
+            _ => return,
+        };
+        for (a, p) in args.iter().zip(params) {
+            let ExprKind::New { class, .. } = &a.kind else {
+                continue;
+            };
+            let ast::TypeKind::Named { name, .. } = &class.kind else {
+                continue;
+            };
+            let Some(k) = self.cx.closures.iter().find(|k| {
+                k.name == *name && k.target.is_none() && k.kind != ClosureKind::Anonymous
+            }) else {
+                continue;
+            };
+            let index = k.index;
+            self.cx.survey.closure_targets.entry(index).or_insert(p);
+        }
+    }
+}
