@@ -16,6 +16,7 @@
 //! * Unknown names are error diagnostics with spans, never panics.
 
 pub mod jdk;
+pub mod jtypes;
 
 use crate::ir::{
     ClassDef, ClassId, FieldDef, FieldId, GlobalDef, GlobalId, GlobalKind, MethodId, Sort,
@@ -151,10 +152,14 @@ pub struct ClassTable<'a> {
     pub fields: Vec<FieldDef>,
     /// Static type of each field.
     pub field_types: Vec<Type>,
+    /// Java static type of each field (for overload resolution).
+    pub field_jtypes: Vec<jtypes::JType>,
     /// Static fields as globals.
     pub globals: Vec<GlobalDef>,
     /// Static type of each global.
     pub global_types: Vec<Type>,
+    /// Java static type of each global (for overload resolution).
+    pub global_jtypes: Vec<jtypes::JType>,
     /// Methods; index 0 is the root.
     pub methods: Vec<MethodSig<'a>>,
     /// Problems found (duplicate classes, cyclic inheritance, …).
@@ -200,8 +205,10 @@ impl<'a> ClassTable<'a> {
             defs: Vec::new(),
             fields: Vec::new(),
             field_types: Vec::new(),
+            field_jtypes: Vec::new(),
             globals: Vec::new(),
             global_types: Vec::new(),
+            global_jtypes: Vec::new(),
             methods: Vec::new(),
             diagnostics: Vec::new(),
         };
@@ -345,6 +352,7 @@ impl<'a> ClassTable<'a> {
                         span: decl.name.span,
                     });
                     self.field_types.push(Type::Class(outer));
+                    self.field_jtypes.push(jtypes::JType::Class(outer));
                     self.classes[i].fields.push((OUTER_FIELD.to_owned(), id));
                 }
             }
@@ -377,6 +385,8 @@ impl<'a> ClassTable<'a> {
                                     span: d.span,
                                 });
                                 self.global_types.push(ty);
+                                let jt = jtypes::JType::of_typeref(self, &d.ty);
+                                self.global_jtypes.push(jt);
                                 self.classes[i].statics.push((name, id));
                             } else {
                                 let id = FieldId(self.fields.len() as u32);
@@ -388,6 +398,8 @@ impl<'a> ClassTable<'a> {
                                     span: d.span,
                                 });
                                 self.field_types.push(ty);
+                                let jt = jtypes::JType::of_typeref(self, &d.ty);
+                                self.field_jtypes.push(jt);
                                 self.classes[i].fields.push((name, id));
                             }
                         }
@@ -593,13 +605,16 @@ impl<'a> ClassTable<'a> {
     pub fn resolve(&self, t: &TypeRef) -> Type {
         match &t.kind {
             TypeKind::Void => Type::Void,
-            TypeKind::Int | TypeKind::Long => Type::Int,
+            TypeKind::Int | TypeKind::Long | TypeKind::Short | TypeKind::Byte | TypeKind::Char => {
+                Type::Int
+            }
             TypeKind::Boolean => Type::Bool,
-            TypeKind::Float => Type::Float,
+            TypeKind::Float | TypeKind::Double => Type::Float,
             TypeKind::Named { name, .. } => match self.class_by_name(name) {
                 Some(c) => Type::Class(c),
                 None => match name.as_str() {
                     "Integer" | "Long" | "Short" | "Byte" | "Character" => Type::Int,
+                    "Float" | "Double" => Type::Float,
                     "Boolean" => Type::Bool,
                     _ => Type::External(name.clone()),
                 },
@@ -762,7 +777,7 @@ impl<'a> ClassTable<'a> {
                         && !o.is_static
                         && o.name == sig.name
                         && o.params.len() == sig.params.len()
-                        && o.params.iter().zip(&sig.params).all(|(a, b)| a.1 == b.1)
+                        && self.param_jtypes(*m).0 == self.param_jtypes(decl).0
                 });
                 if hit.is_some() {
                     found = hit;

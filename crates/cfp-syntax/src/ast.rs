@@ -191,14 +191,22 @@ pub struct TypeRef {
 pub enum TypeKind {
     /// `void` (return types only)
     Void,
-    /// `int`, `short`, `byte`, `char`
+    /// `int`
     Int,
     /// `long`
     Long,
+    /// `short`
+    Short,
+    /// `byte`
+    Byte,
+    /// `char`
+    Char,
     /// `boolean`
     Boolean,
-    /// `float`, `double`
+    /// `float`
     Float,
+    /// `double`
+    Double,
     /// A class or interface name, possibly qualified (`java.util.Random` keeps only the
     /// last segment in `name`; `qualifier` holds the rest) with generic arguments.
     Named {

@@ -74,8 +74,12 @@ fn write_type(s: &mut String, ty: &TypeRef) {
         TypeKind::Void => s.push_str("void"),
         TypeKind::Int => s.push_str("int"),
         TypeKind::Long => s.push_str("long"),
+        TypeKind::Short => s.push_str("short"),
+        TypeKind::Byte => s.push_str("byte"),
+        TypeKind::Char => s.push_str("char"),
         TypeKind::Boolean => s.push_str("boolean"),
         TypeKind::Float => s.push_str("float"),
+        TypeKind::Double => s.push_str("double"),
         TypeKind::Inferred => s.push_str("var"),
         TypeKind::Named {
             name,

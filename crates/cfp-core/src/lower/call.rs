@@ -71,11 +71,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             self.init_class(c, span);
         }
         let (vals, tys) = self.eval_args(args);
+        self.note_arg_jtypes(args, &tys);
         match ty {
             Type::Class(c) => {
                 let t = self.temp(ty.clone());
                 self.fresh_objects.push(t);
-                let ctor = self.cx.table.lookup_ctor(c, &tys);
+                let ctor = self.choose_ctor(c, &tys);
                 let info = &self.cx.table.classes[c.index()];
                 if info.decl.is_interface || info.decl.modifiers.is_abstract {
                     self.error(
@@ -114,8 +115,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 }
                 self.copy_captures(t, c, span);
                 match ctor {
-                    Some(k) => {
+                    Some((k, phase)) => {
                         self.note_closure_targets(k, args);
+                        let vals = self.pack_varargs(k, phase, vals, span);
                         let args = self.coerce_args(k, vals, span);
                         let mut all = vec![Expr::Var(t)];
                         all.extend(args);
@@ -315,6 +317,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         };
         let (vals, tys) = self.eval_args(args);
         self.call_args = Some(args);
+        self.note_arg_jtypes(args, &tys);
         let cur_class = self.class;
         match tgt {
             // Unresolvable target: already diagnosed.
@@ -324,7 +327,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let mut cls = cur_class;
                 let mut first = true;
                 while let Some(c) = cls {
-                    if let Some(m) = self.cx.table.lookup_method(c, &name.name, &tys) {
+                    if let Some((m, phase)) = self.choose_method(c, &name.name, &tys) {
+                        let vals = self.pack_varargs(m, phase, vals, span);
                         let sig = &self.cx.table.methods[m.index()];
                         if sig.is_static {
                             return self.static_call(m, vals, dest, want_result, span);
@@ -398,37 +402,36 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     }
                 }
             }
-            Some(Some(Target::Class(c))) => {
-                match self.cx.table.lookup_method(c, &name.name, &tys) {
-                    Some(m) if self.cx.table.methods[m.index()].is_static => {
-                        self.static_call(m, vals, dest, want_result, span)
-                    }
-                    Some(_) => {
-                        self.error(
-                            "instance-method-in-static-context",
-                            name.span,
-                            format!("instance method `{}` called on a class", name.name),
-                        );
-                        self.unknown_value(want, span)
-                    }
-                    None if self.cx.table.has_external_ancestor(c) => {
-                        self.library_call(&vals, &tys, dest, want_result, want, span)
-                    }
-                    None => {
-                        self.error(
-                            "undefined-method",
-                            name.span,
-                            format!(
-                                "class `{}` has no static method `{}` with {} argument(s)",
-                                self.cx.table.class_name(c),
-                                name.name,
-                                tys.len()
-                            ),
-                        );
-                        self.unknown_value(want, span)
-                    }
+            Some(Some(Target::Class(c))) => match self.choose_method(c, &name.name, &tys) {
+                Some((m, phase)) if self.cx.table.methods[m.index()].is_static => {
+                    let vals = self.pack_varargs(m, phase, vals, span);
+                    self.static_call(m, vals, dest, want_result, span)
                 }
-            }
+                Some(_) => {
+                    self.error(
+                        "instance-method-in-static-context",
+                        name.span,
+                        format!("instance method `{}` called on a class", name.name),
+                    );
+                    self.unknown_value(want, span)
+                }
+                None if self.cx.table.has_external_ancestor(c) => {
+                    self.library_call(&vals, &tys, dest, want_result, want, span)
+                }
+                None => {
+                    self.error(
+                        "undefined-method",
+                        name.span,
+                        format!(
+                            "class `{}` has no static method `{}` with {} argument(s)",
+                            self.cx.table.class_name(c),
+                            name.name,
+                            tys.len()
+                        ),
+                    );
+                    self.unknown_value(want, span)
+                }
+            },
             Some(Some(Target::External)) => {
                 self.library_call(&vals, &tys, dest, want_result, want, span)
             }
@@ -437,8 +440,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     return self.unknown_value(want, span);
                 };
                 let sup = cur_class.and_then(|c| self.cx.table.classes[c.index()].superclass);
-                let m = sup.and_then(|s| self.cx.table.lookup_method(s, &name.name, &tys));
-                match m {
+                let m = sup.and_then(|s| self.choose_method(s, &name.name, &tys));
+                let vals = match m {
+                    Some((m, phase)) => self.pack_varargs(m, phase, vals, span),
+                    None => vals,
+                };
+                match m.map(|(m, _)| m) {
                     Some(m) if !self.cx.table.methods[m.index()].is_abstract => {
                         if self.cx.table.methods[m.index()].is_static {
                             return self.static_call(m, vals, dest, want_result, span);
@@ -656,7 +663,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
             return self.library_call(&vals, &tys, dest, want_result, want, span);
         };
-        let Some(decl) = self.cx.table.lookup_method(c, &name.name, &tys) else {
+        let Some((decl, phase)) = self.choose_method(c, &name.name, &tys) else {
             let known = self.cx.table.has_external_ancestor(c)
                 || OBJECT_METHODS.contains(&name.name.as_str())
                 || self.cur_is_api_call();
@@ -673,6 +680,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
             return self.library_call(&vals, &tys, dest, want_result, want, span);
         };
+        let vals = self.pack_varargs(decl, phase, vals, span);
         let dsig = self.cx.table.methods[decl.index()].clone();
         if dsig.is_static {
             return self.static_call(decl, vals, dest, want_result, span);

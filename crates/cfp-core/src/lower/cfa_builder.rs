@@ -46,6 +46,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             sort: ty.sort(),
             kind,
         });
+        self.var_jtypes
+            .push(crate::classes::jtypes::JType::of_type(&ty));
         self.var_types.push(ty);
         if matches!(kind, VarKind::Param | VarKind::Local) {
             self.scope.push((name.to_string(), id));
@@ -61,6 +63,17 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 name.span,
                 format!("variable `{}` is already defined in this method", name.name),
             );
+        }
+    }
+
+    /// The variable `v` was declared with the written type `t`.
+    pub(super) fn declared_as(&mut self, v: VarId, t: &ast::TypeRef) {
+        if t.kind == ast::TypeKind::Inferred {
+            return;
+        }
+        let j = crate::classes::jtypes::JType::of_typeref(&self.cx.table, t);
+        if let Some(slot) = self.var_jtypes.get_mut(v.index()) {
+            *slot = j;
         }
     }
 

@@ -464,6 +464,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     declared
                 };
                 let v = self.new_var(&name.name, ty.clone(), VarKind::Local);
+                if let Resource::Decl { ty: written, .. } = r {
+                    self.declared_as(v, written);
+                }
                 let e = self.coerce(e, ty.sort(), &ty, init.span);
                 self.emit(
                     Stmt::Assign {
@@ -632,6 +635,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let ty = types.first().cloned().unwrap_or(Type::Unknown);
                 self.check_not_redeclared(&c.name);
                 let v = self.new_var(&c.name.name, ty, VarKind::Local);
+                if let (Some(t), 1) = (c.types.first(), c.types.len()) {
+                    self.declared_as(v, t);
+                }
                 if let Some(exc) = self.cx.exc {
                     self.emit(
                         Stmt::Assign {

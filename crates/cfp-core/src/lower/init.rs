@@ -27,8 +27,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let this = self.this.map_or(Expr::Null, Expr::Var);
         if let Some((true, args, span)) = explicit {
             let (vals, tys) = self.eval_args(args);
-            match self.cx.table.lookup_ctor(c, &tys) {
-                Some(k) => {
+            self.note_arg_jtypes(args, &tys);
+            match self.choose_ctor(c, &tys) {
+                Some((k, phase)) => {
+                    let vals = self.pack_varargs(k, phase, vals, span);
                     let args = self.coerce_args(k, vals, span);
                     let mut all = vec![this];
                     all.extend(args);
@@ -73,9 +75,11 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 None => (&[], self.cx.table.classes[c.index()].decl.name.span),
             };
             let (vals, tys) = self.eval_args(args);
+            self.note_arg_jtypes(args, &tys);
             if let Some(sup) = self.cx.table.classes[c.index()].superclass {
-                match self.cx.table.lookup_ctor(sup, &tys) {
-                    Some(k) => {
+                match self.choose_ctor(sup, &tys) {
+                    Some((k, phase)) => {
+                        let vals = self.pack_varargs(k, phase, vals, span);
                         let args = self.coerce_args(k, vals, span);
                         let mut all = vec![this.clone()];
                         all.extend(args);

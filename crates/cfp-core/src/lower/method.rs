@@ -8,8 +8,16 @@ pub(super) fn lower_method<'a>(cx: &mut ProgramLowerer<'a>, sig: &MethodSig<'a>)
     if let MethodSource::Method(md) = sig.source {
         fb.throws = md_throws(&fb, md);
     }
-    for (name, ty, _) in &sig.params {
-        fb.new_var(name, ty.clone(), VarKind::Param);
+    let written: Vec<&cfp_syntax::ast::TypeRef> = match sig.source {
+        MethodSource::Method(md) => md.params.iter().map(|p| &p.ty).collect(),
+        MethodSource::Ctor(cd) => cd.params.iter().map(|p| &p.ty).collect(),
+        _ => Vec::new(),
+    };
+    for (i, (name, ty, _)) in sig.params.iter().enumerate() {
+        let v = fb.new_var(name, ty.clone(), VarKind::Param);
+        if let Some(t) = written.get(i) {
+            fb.declared_as(v, t);
+        }
     }
     let nparams = fb.vars.len();
     if sig.ret != Type::Void {

@@ -88,6 +88,7 @@ mod expr;
 mod facts;
 mod init;
 mod method;
+mod overloads;
 mod stmt;
 #[cfg(test)]
 mod tests;
@@ -638,10 +639,10 @@ fn normal_type_name(t: &str) -> String {
 fn type_key(t: &cfp_syntax::ast::TypeKind) -> String {
     use cfp_syntax::ast::TypeKind as K;
     match t {
-        K::Int => "int".to_owned(),
+        K::Int | K::Short | K::Byte | K::Char => "int".to_owned(),
         K::Long => "long".to_owned(),
         K::Boolean => "boolean".to_owned(),
-        K::Float => "float".to_owned(),
+        K::Float | K::Double => "float".to_owned(),
         K::Void => "void".to_owned(),
         K::Named { name, .. } => name.clone(),
         K::Array(inner) => format!("{}[]", type_key(&inner.kind)),
@@ -723,6 +724,10 @@ struct MethodLowerer<'c, 'a> {
     throws: Vec<Type>,
     /// The arguments (as written) of the call being lowered.
     call_args: Option<&'a [ast::Expr]>,
+    /// Their Java static types (for overload resolution).
+    call_jtypes: Option<Vec<crate::classes::jtypes::JType>>,
+    /// The Java static type of each variable (for overload resolution).
+    var_jtypes: Vec<crate::classes::jtypes::JType>,
 }
 
 fn new_method_lowerer<'c, 'a>(
@@ -763,6 +768,8 @@ fn new_method_lowerer<'c, 'a>(
         throw_exit,
         throws: Vec::new(),
         call_args: None,
+        call_jtypes: None,
+        var_jtypes: Vec::new(),
     };
     if let (Some(c), false) = (class, is_static) {
         let v = fb.new_var("this", Type::Class(c), VarKind::Param);

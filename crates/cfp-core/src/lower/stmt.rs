@@ -116,6 +116,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 self.check_not_redeclared(name);
                 let vty = self.cx.table.resolve(ty);
                 let v = self.new_var(&name.name, vty, VarKind::Local);
+                self.declared_as(v, ty);
                 self.emit(Stmt::Havoc(Place::Var(v)), name.span);
                 self.loop_body(label, after, head, body);
                 self.scope.truncate(mark);
@@ -259,13 +260,6 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         scrutinee: &'a ast::Expr,
         cases: &'a [ast::SwitchCase],
     ) {
-        for arrow in cases.iter().filter_map(|c| c.arrow) {
-            self.error(
-                "unsupported",
-                arrow,
-                "arrow `case ->` labels are not supported; use `case …:`",
-            );
-        }
         let (s, st) = self.expr(scrutinee, None);
         let labels_have_effects = cases.iter().flat_map(|c| &c.labels).any(has_effects);
         let s = if labels_have_effects {
@@ -327,7 +321,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         for (i, c) in cases.iter().enumerate() {
             self.set(entries[i]);
             self.stmts(&c.body);
-            let next = entries.get(i + 1).copied().unwrap_or(after);
+            // An arrow rule never falls through.
+            let next = if c.is_arrow() {
+                after
+            } else {
+                entries.get(i + 1).copied().unwrap_or(after)
+            };
             self.goto(next);
         }
         self.scope.truncate(mark);
@@ -407,7 +406,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let declared = self.cx.table.resolve(&d.ty);
         match &d.init {
             None => {
-                self.new_var(&d.name.name, declared, VarKind::Local);
+                let v = self.new_var(&d.name.name, declared, VarKind::Local);
+                self.declared_as(v, &d.ty);
             }
             Some(init) => {
                 let want = if declared == Type::Unknown {
@@ -420,6 +420,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     (&init.kind, declared != Type::Unknown)
                 {
                     let v = self.new_var_deferred(&d.name.name, declared.clone());
+                    self.declared_as(v, &d.ty);
                     self.call(
                         init.span,
                         target.as_deref(),
@@ -439,6 +440,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     declared
                 };
                 let v = self.new_var_deferred(&d.name.name, ty.clone());
+                self.declared_as(v, &d.ty);
                 let e = self.coerce(e, ty.sort(), &ty, init.span);
                 self.emit(
                     Stmt::Assign {

@@ -9,10 +9,14 @@ use crate::span::Span;
 /// The type a primitive-type keyword denotes (`void` excluded).
 pub(super) fn primitive(k: Keyword) -> Option<TypeKind> {
     Some(match k {
-        Keyword::Int | Keyword::Short | Keyword::Byte | Keyword::Char => TypeKind::Int,
+        Keyword::Int => TypeKind::Int,
+        Keyword::Short => TypeKind::Short,
+        Keyword::Byte => TypeKind::Byte,
+        Keyword::Char => TypeKind::Char,
         Keyword::Long => TypeKind::Long,
         Keyword::Boolean => TypeKind::Boolean,
-        Keyword::Float | Keyword::Double => TypeKind::Float,
+        Keyword::Float => TypeKind::Float,
+        Keyword::Double => TypeKind::Double,
         _ => return None,
     })
 }

@@ -1,0 +1,167 @@
+//! Choosing among overloads as javac does (JLS §15.12.2), from the arguments' static
+//! Java types ([`JType`]), and collecting the trailing arguments of a variable-arity call
+//! into an array.
+
+use super::*;
+use crate::classes::jtypes::{JType, Phase, Prim};
+
+impl<'c, 'a> MethodLowerer<'c, 'a> {
+    /// The Java static type of `e` (its type in the verifier's terms: `coarse`).
+    pub(super) fn jtype_of(&self, e: &ast::Expr, coarse: &Type) -> JType {
+        let fallback = || JType::of_type(coarse);
+        match &e.kind {
+            ExprKind::Int { is_long, .. } => {
+                JType::Prim(if *is_long { Prim::Long } else { Prim::Int })
+            }
+            ExprKind::Char(_) => JType::Prim(Prim::Char),
+            ExprKind::Float(text) => JType::Prim(if text.ends_with(['f', 'F']) {
+                Prim::Float
+            } else {
+                Prim::Double
+            }),
+            ExprKind::Bool(_) => JType::Prim(Prim::Boolean),
+            ExprKind::String(_) => JType::Ref("String".to_owned()),
+            ExprKind::Null => JType::Null,
+            ExprKind::Name(id) => match self.resolve_name(&id.name) {
+                NameRes::Var(v, _) => self
+                    .var_jtypes
+                    .get(v.index())
+                    .cloned()
+                    .unwrap_or_else(fallback),
+                NameRes::Field(FieldRes(f, _)) | NameRes::OuterField(_, FieldRes(f, _)) => self
+                    .cx
+                    .table
+                    .field_jtypes
+                    .get(f.index())
+                    .cloned()
+                    .unwrap_or_else(fallback),
+                NameRes::Global(g, _) => self
+                    .cx
+                    .table
+                    .global_jtypes
+                    .get(g.index())
+                    .cloned()
+                    .unwrap_or_else(fallback),
+                _ => fallback(),
+            },
+            ExprKind::Cast { ty, .. } => JType::of_typeref(&self.cx.table, ty),
+            ExprKind::New { class, .. } => JType::of_typeref(&self.cx.table, class),
+            ExprKind::Binary { op, lhs, rhs } => {
+                use cfp_syntax::ast::BinaryOp::*;
+                match op {
+                    Add | Sub | Mul | Div | Rem | BitAnd | BitOr | BitXor => {
+                        match (
+                            self.jtype_of(lhs, &Type::Unknown),
+                            self.jtype_of(rhs, &Type::Unknown),
+                        ) {
+                            (JType::Prim(a), JType::Prim(b))
+                                if a != Prim::Boolean && b != Prim::Boolean =>
+                            {
+                                JType::Prim(Prim::promote(a, b))
+                            }
+                            _ => fallback(),
+                        }
+                    }
+                    Shl | Shr | UShr => match self.jtype_of(lhs, &Type::Unknown) {
+                        JType::Prim(a) if a != Prim::Boolean => {
+                            JType::Prim(Prim::promote(a, Prim::Int))
+                        }
+                        _ => fallback(),
+                    },
+                    _ => fallback(),
+                }
+            }
+            ExprKind::Unary { op, operand } if *op != UnaryOp::Not => {
+                match self.jtype_of(operand, &Type::Unknown) {
+                    JType::Prim(a) if a != Prim::Boolean => {
+                        JType::Prim(Prim::promote(a, Prim::Int))
+                    }
+                    _ => fallback(),
+                }
+            }
+            _ => fallback(),
+        }
+    }
+
+    /// The Java static types of the current call's arguments (`tys` in the verifier's
+    /// terms).
+    fn arg_jtypes(&mut self, tys: &[Type]) -> Vec<JType> {
+        match self.call_jtypes.take() {
+            Some(j) if j.len() == tys.len() => j,
+            _ => tys.iter().map(JType::of_type).collect(),
+        }
+    }
+
+    /// Record the Java static types of the arguments `args` of the call being lowered.
+    pub(super) fn note_arg_jtypes(&mut self, args: &[ast::Expr], tys: &[Type]) {
+        let j = args
+            .iter()
+            .zip(tys)
+            .map(|(a, t)| self.jtype_of(a, t))
+            .collect();
+        self.call_jtypes = Some(j);
+    }
+
+    /// The method `name` of class `c` javac chooses for the current call's arguments.
+    pub(super) fn choose_method(
+        &mut self,
+        c: ClassId,
+        name: &str,
+        tys: &[Type],
+    ) -> Option<(MethodId, Phase)> {
+        let jts = self.arg_jtypes(tys);
+        let cands = self.cx.table.method_candidates(c, name);
+        self.cx.table.choose_overload(&cands, &jts).or_else(|| {
+            self.cx
+                .table
+                .lookup_method(c, name, tys)
+                .map(|m| (m, Phase::Strict))
+        })
+    }
+
+    /// The constructor of `c` javac chooses for the current call's arguments.
+    pub(super) fn choose_ctor(&mut self, c: ClassId, tys: &[Type]) -> Option<(MethodId, Phase)> {
+        let jts = self.arg_jtypes(tys);
+        let cands = self.cx.table.classes.get(c.index())?.ctors.clone();
+        self.cx.table.choose_overload(&cands, &jts).or_else(|| {
+            self.cx
+                .table
+                .lookup_ctor(c, tys)
+                .map(|m| (m, Phase::Strict))
+        })
+    }
+
+    /// The arguments of a call of `m` chosen in `phase`: for a variable-arity call,
+    /// the trailing ones collected into a new array (its contents are not tracked).
+    pub(super) fn pack_varargs(
+        &mut self,
+        m: MethodId,
+        phase: Phase,
+        mut vals: Vec<Expr>,
+        span: Span,
+    ) -> Vec<Expr> {
+        if phase != Phase::Varargs {
+            return vals;
+        }
+        let k = self.cx.table.methods[m.index()].params.len();
+        if k == 0 || vals.len() + 1 < k {
+            return vals;
+        }
+        vals.truncate(k - 1);
+        let ty = self.cx.table.methods[m.index()]
+            .params
+            .last()
+            .map_or(Type::Unknown, |p| p.1.clone());
+        let t = self.temp(ty);
+        self.fresh_objects.push(t);
+        self.emit(
+            Stmt::Alloc {
+                var: t,
+                kind: AllocKind::Array,
+            },
+            span,
+        );
+        vals.push(Expr::Var(t));
+        vals
+    }
+}
