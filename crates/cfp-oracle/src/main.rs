@@ -81,6 +81,9 @@ struct Args {
     verbose: bool,
 }
 
+/// Up to this many disagreements are printed in full.
+const FULL_DETAILS: usize = 30;
+
 fn default_cfp() -> PathBuf {
     let exe = if cfg!(windows) { "cfp.exe" } else { "cfp" };
     std::env::current_exe()
@@ -176,8 +179,18 @@ fn run(args: Args) -> Result<ExitCode, OracleError> {
             print!("{}", report::verbose(p));
         }
     }
-    for p in &outcome.programs {
-        print!("{}", report::details(p));
+    let all: String = outcome.programs.iter().map(report::details).collect();
+    if let Some(dir) = &args.work {
+        cfp_oracle::error::write(&dir.join("disagreements.txt"), &all)?;
+    }
+    let count: usize = outcome.programs.iter().map(|p| p.disagreements.len()).sum();
+    if count <= FULL_DETAILS || args.verbose {
+        print!("{all}");
+    } else {
+        // The smallest program of each kind in full, the others one line each.
+        print!("{}", report::smallest_details(&outcome));
+        println!("\nthe other disagreements (all of them in full with -v, or in DIR/disagreements.txt with --work DIR):");
+        print!("{}", report::one_line_each(&outcome));
     }
     let reasons = report::reasons(&outcome, args.strict);
     if !reasons.is_empty() {

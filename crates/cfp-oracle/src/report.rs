@@ -242,6 +242,39 @@ pub fn by_feature(outcome: &Outcome) -> String {
     out
 }
 
+/// The smallest program of each kind of disagreement, in full.
+pub fn smallest_details(outcome: &Outcome) -> String {
+    let mut smallest: BTreeMap<&str, &ProgramReport> = BTreeMap::new();
+    for p in &outcome.programs {
+        for d in &p.disagreements {
+            let e = smallest.entry(d.kind.as_str()).or_insert(p);
+            if (p.text.lines().count(), &p.name) < (e.text.lines().count(), &e.name) {
+                *e = p;
+            }
+        }
+    }
+    let mut shown: Vec<&str> = Vec::new();
+    let mut out = String::new();
+    for p in smallest.values() {
+        if !shown.contains(&p.name.as_str()) {
+            shown.push(&p.name);
+            out.push_str(&details(p));
+        }
+    }
+    out
+}
+
+/// Every disagreement on one line: program, kind, the command that re-runs it.
+pub fn one_line_each(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for p in &outcome.programs {
+        for d in &p.disagreements {
+            let _ = writeln!(out, "  {:<12} {} — {}", p.name, d.kind, rerun(p));
+        }
+    }
+    out
+}
+
 /// The disagreements by kind: count and the smallest program of each.
 pub fn kinds(outcome: &Outcome) -> String {
     let mut groups: BTreeMap<&str, Vec<(&ProgramReport, &Disagreement)>> = BTreeMap::new();

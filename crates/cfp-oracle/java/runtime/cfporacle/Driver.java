@@ -365,25 +365,33 @@ public final class Driver {
         return arg(t, depth);
     }
 
-    /** An argument of type `t`: drawn for primitives, made for the program's and the stubs' classes. */
+    /**
+     * An argument of type `t`: drawn for primitives (an entry method's own arguments as
+     * `param` inputs, those of the constructors the driver calls as library choices),
+     * made for the program's and the stubs' classes.
+     */
     static Object arg(Class<?> t, int depth) throws Exception {
+        boolean own = depth == 0;
         if (t == boolean.class || t == Boolean.class) {
-            return Rt.paramBool();
+            return own ? Rt.paramBool() : Rt.libBool();
         }
-        if (t == int.class || t == Integer.class) {
-            return Rt.paramInt();
-        }
-        if (t == long.class || t == Long.class) {
-            return (long) Rt.paramInt();
-        }
-        if (t == short.class || t == Short.class) {
-            return (short) Rt.paramInt();
-        }
-        if (t == byte.class || t == Byte.class) {
-            return (byte) Rt.paramInt();
-        }
-        if (t == char.class || t == Character.class) {
-            return (char) ('a' + Math.floorMod(Rt.paramInt(), 26));
+        if (t == int.class || t == Integer.class || t == long.class || t == Long.class
+                || t == short.class || t == Short.class || t == byte.class || t == Byte.class
+                || t == char.class || t == Character.class) {
+            int v = own ? Rt.paramInt() : Rt.libInt(8) - 2;
+            if (t == long.class || t == Long.class) {
+                return (long) v;
+            }
+            if (t == short.class || t == Short.class) {
+                return (short) v;
+            }
+            if (t == byte.class || t == Byte.class) {
+                return (byte) v;
+            }
+            if (t == char.class || t == Character.class) {
+                return (char) ('a' + Math.floorMod(v, 26));
+            }
+            return v;
         }
         if (t == float.class || t == Float.class) {
             return 0f;
