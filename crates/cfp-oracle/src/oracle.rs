@@ -149,14 +149,15 @@ pub fn parallel<T: Sync, R: Send>(
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(item) = items.get(i) else { break };
                 let r = f(i, item);
-                if let Ok(mut v) = out.lock() {
-                    v[i] = Some(r);
-                }
+                let mut v = out
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                v[i] = Some(r);
             });
         }
     });
     out.into_inner()
-        .unwrap_or_default()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .into_iter()
         .flatten()
         .collect()
@@ -249,7 +250,18 @@ fn check_one(p: &Prepared, cfg: &Config) -> Result<Checked, OracleError> {
             .as_ref()
             .map(|j| j["counterexample"].clone())
             .unwrap_or_default();
-        replay::replay_inputs(&p.text, &p.protocol.text, p.case.entry.as_deref(), &cex)
+        // A panic of cfp's core on this program is a finding, not the oracle's end.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            replay::replay_inputs(&p.text, &p.protocol.text, p.case.entry.as_deref(), &cex)
+        }))
+        .unwrap_or_else(|e| {
+            let what = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_string()))
+                .unwrap_or_default();
+            Err(ReplayError::Panic(what))
+        })
     });
     Ok((Some(answer), inputs))
 }

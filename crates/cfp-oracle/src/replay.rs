@@ -136,6 +136,9 @@ pub enum ReplayError {
     /// No choice of the free values follows the whole path to the end.
     #[error("no run of cfp's interpreter follows the reported path: {0}")]
     NoRun(String),
+    /// cfp's core panicked on the program.
+    #[error("cfp's core panicked: {0}")]
+    Panic(String),
     /// The run follows the path but emits another word.
     #[error("the path emits [{got}], cfp reported [{reported}]")]
     OtherWord {
