@@ -3,9 +3,9 @@
 //!
 //! * `cargo xtask test` — the README's test command (also `.ci/run`): installs Z3
 //!   (`setup-z3`), then formatting, clippy with `-D warnings`, every test of the workspace
-//!   with `CFP_Z3` set to the installed solver, then `test-wasm` and `test-browser`
-//!   (skipped when extra arguments are passed through to `cargo test`). No test asserts on
-//!   wall-clock time; speed is what the benchmarks measure.
+//!   with `CFP_Z3` set to the installed solver, then `test-wasm`, `test-browser` and
+//!   `test-jvm` (skipped when extra arguments are passed through to `cargo test`). No test
+//!   asserts on wall-clock time; speed is what the benchmarks measure.
 //! * `cargo xtask setup-z3` — installs the `z3` binary of the PyPI wheel `z3-solver`
 //!   (pinned, see [`tools::Z3_WHEEL`]) into `target/tools/z3` unless it is already there.
 //! * `cargo xtask bench [--compare OLD.json] [--only GROUP,…]` — every benchmark (parse,
@@ -20,6 +20,9 @@
 //!   the native `cfp check` on every program of `tests/check/`.
 //! * `cargo xtask test-browser [--dir DIR] [--no-build] [-- --only NAME,…]` — the browser
 //!   tests of `tests/browser/` in headless Debian Chromium.
+//! * `cargo xtask test-jvm [--programs N] [--seeds K] [--corpus-only] [--keep DIR]
+//!   [--strict]` — the JVM as the oracle of cfp's verdicts on the corpus and generated
+//!   programs (see `jvm.rs` and the crate `cfp-oracle`).
 //! * `cargo xtask gen-program [N]` — print a generated program of about N lines.
 //! * `cargo xtask measure-real DIR [--check SECS]` — real Java files kept outside the
 //!   repository: how many parse and lower, and what the checks answer (see `real_files`).
@@ -33,6 +36,7 @@ use std::time::Instant;
 mod bench;
 mod browser;
 mod genprog;
+mod jvm;
 mod real_files;
 mod realistic;
 mod scale;
@@ -80,7 +84,9 @@ commands:
   serve            build dist/ and serve it with COOP/COEP/CORP (--port N --dir D --no-isolation --no-build)
   dist             build the playground into dist/ (wasm, wasm-bindgen, static, z3)
   test-wasm [F]    the wasm engine under Node vs native cfp on tests/check/ (filter F)
-  test-browser     build dist/, serve it, run tests/browser in headless Chromium";
+  test-browser     build dist/, serve it, run tests/browser in headless Chromium
+  test-jvm         the JVM as the oracle of cfp's verdicts: the corpus and generated programs
+                   (--programs N --seeds K --corpus-only --keep DIR --strict)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -94,6 +100,7 @@ fn main() -> ExitCode {
         Some("test-browser") => browser::test_browser(rest),
         Some("dist") => web::dist().map(|_| ()),
         Some("test-wasm") => web::test_wasm(rest),
+        Some("test-jvm") => jvm::test_jvm(rest),
         Some("gen-program") => gen_program(rest),
         Some("measure-real") => real_files::measure_real(rest),
         _ => {
@@ -198,9 +205,11 @@ fn test(extra: &[String]) -> Result<(), Failed> {
     if extra.is_empty() {
         // The wasm build under Node against the native CLI, then the playground in
         // headless Chromium (both install what they need: wasm target, wasm-bindgen-cli,
-        // npm packages, Debian chromium).
+        // npm packages, Debian chromium), then the JVM as the oracle of cfp's verdicts
+        // (a JDK from Debian when javac is missing).
         web::test_wasm(&[])?;
         browser::test_browser(&[])?;
+        jvm::test_jvm(&[])?;
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! by the command that needs it, idempotently, from the registries only (crates.io, npm,
 //! PyPI, Debian): the `wasm32-unknown-unknown` target (rustup), `wasm-bindgen-cli` (cargo,
 //! into `target/tools/`), z3 (the PyPI wheel, into `target/tools/z3`), the npm packages of
-//! `web/` and `tests/browser/` (`npm ci`), and Debian's Chromium (apt-get).
+//! `web/` and `tests/browser/` (`npm ci`), Debian's Chromium and a JDK (apt-get).
 //!
 //! Nothing here downloads a binary from anywhere else (no `playwright install`, no trunk or
 //! wasm-bindgen auto-downloads).
@@ -238,6 +238,36 @@ pub fn ensure_chromium() -> Result<PathBuf, Failed> {
             "{} is still missing; install Debian's chromium or set CFP_CHROMIUM",
             chromium.display()
         )))
+    }
+}
+
+/// Whether `javac -version` runs.
+fn javac_runs() -> bool {
+    Command::new("javac")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Install Debian's `openjdk-17-jdk-headless` with apt-get when `javac` is missing.
+pub fn ensure_jdk() -> Result<(), Failed> {
+    if javac_runs() {
+        return Ok(());
+    }
+    let mut update = Command::new("apt-get");
+    update.args(["update", "-qq"]);
+    run("apt-get update", update)?;
+    let mut install = Command::new("apt-get");
+    install
+        .args(["install", "-y", "-qq", "openjdk-17-jdk-headless"])
+        .env("DEBIAN_FRONTEND", "noninteractive");
+    run("apt-get install openjdk-17-jdk-headless", install)?;
+    if javac_runs() {
+        Ok(())
+    } else {
+        Err(Failed::with_message(
+            "javac is still missing; install a JDK (17 or later) and put javac and java on PATH",
+        ))
     }
 }
 

@@ -1,0 +1,3 @@
+/** `android.util.AttributeSet`. */
+class AttributeSet {
+}

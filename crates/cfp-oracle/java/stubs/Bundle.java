@@ -1,0 +1,3 @@
+/** `android.os.Bundle`. */
+class Bundle {
+}

@@ -1,0 +1,3 @@
+/** `androidx.work.WorkerParameters`. */
+class WorkerParameters {
+}
