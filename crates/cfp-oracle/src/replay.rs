@@ -500,7 +500,14 @@ fn search(
                     );
                 }
                 Err(e @ InterpError::BadId(_)) => return Err(ReplayError::Interp(e.to_string())),
-                Err(e) => last = e.to_string(),
+                Err(e) => {
+                    if std::env::var_os("CFP_ORACLE_DEBUG").is_some() {
+                        eprintln!("DEBUG run failed: {e} at edge {}/{} choices {:?}", s.next_edge, edges.len(), s.choices);
+                        if let Some(p) = e.partial() { eprintln!("DEBUG steps {:?}", p.steps.iter().map(|st| (st.method.0, st.edge)).collect::<Vec<_>>()); }
+                        eprintln!("DEBUG path {:?}", edges);
+                    }
+                    last = e.to_string()
+                }
             }
             let mut next = s.choices;
             next.truncate(s.arity.len());

@@ -267,10 +267,17 @@ impl Walker<'_> {
                 }
             }
             StmtKind::Try {
+                resources,
                 body,
                 catches,
                 finally,
             } => {
+                for r in resources {
+                    match r {
+                        cfp_syntax::ast::Resource::Decl { init, .. } => self.expr(init, Want::Any),
+                        cfp_syntax::ast::Resource::Expr(e) => self.expr(e, Want::Any),
+                    }
+                }
                 self.block(body);
                 for c in catches {
                     self.scopes.push(BTreeMap::new());
@@ -297,6 +304,12 @@ impl Walker<'_> {
                     }
                 }
                 self.scopes.pop();
+            }
+            StmtKind::LocalClass(c) => {
+                let (ret, scopes) = (self.ret, std::mem::take(&mut self.scopes));
+                self.class_decl(c);
+                self.ret = ret;
+                self.scopes = scopes;
             }
             StmtKind::Return(None)
             | StmtKind::Break(_)

@@ -45,6 +45,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 _ => fallback(),
             },
             ExprKind::Cast { ty, .. } => JType::of_typeref(&self.cx.table, ty),
+            ExprKind::Call { target, name, args } => self
+                .call_jtype(target.as_deref(), &name.name, args.len())
+                .unwrap_or_else(fallback),
             ExprKind::New { class, .. } => JType::of_typeref(&self.cx.table, class),
             ExprKind::Binary { op, lhs, rhs } => {
                 use cfp_syntax::ast::BinaryOp::*;
@@ -81,6 +84,52 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
             _ => fallback(),
         }
+    }
+
+    /// The return type of a call, when it is known without resolving it: a method of
+    /// the program whose overloads of that name all return the same type, or a
+    /// well-known method of the JDK.
+    fn call_jtype(&self, target: Option<&ast::Expr>, name: &str, arity: usize) -> Option<JType> {
+        let class = match target {
+            None => self.class,
+            Some(ast::Expr {
+                kind: ExprKind::Name(id),
+                ..
+            }) => match self.resolve_name(&id.name) {
+                NameRes::Class(c) => Some(c),
+                NameRes::Unknown => return jdk_static_return(&id.name, name),
+                NameRes::Var(v, _) => match self.var_jtypes.get(v.index()) {
+                    Some(JType::Class(c)) => Some(*c),
+                    _ => None,
+                },
+                _ => None,
+            },
+            Some(ast::Expr {
+                kind: ExprKind::This,
+                ..
+            }) => self.class,
+            _ => None,
+        };
+        if let Some(c) = class {
+            let rets: Vec<JType> = self
+                .cx
+                .table
+                .method_candidates(c, name)
+                .into_iter()
+                .filter(|m| self.cx.table.methods[m.index()].params.len() == arity)
+                .filter_map(|m| match self.cx.table.methods[m.index()].source {
+                    MethodSource::Method(md) => Some(JType::of_typeref(&self.cx.table, &md.ret)),
+                    _ => None,
+                })
+                .collect();
+            if let Some(first) = rets.first() {
+                if rets.iter().all(|r| r == first) {
+                    return Some(first.clone());
+                }
+            }
+            return None;
+        }
+        jdk_instance_return(name)
     }
 
     /// The Java static types of the current call's arguments (`tys` in the verifier's
@@ -164,4 +213,46 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         vals.push(Expr::Var(t));
         vals
     }
+}
+
+/// The return type of a well-known static method of the JDK (`Integer.valueOf`).
+fn jdk_static_return(class: &str, method: &str) -> Option<JType> {
+    let boxed = Prim::unboxed(class);
+    match (class, method) {
+        (_, "valueOf") if boxed.is_some() => boxed.map(JType::Boxed),
+        ("Integer", "parseInt") => Some(JType::Prim(Prim::Int)),
+        ("Long", "parseLong") => Some(JType::Prim(Prim::Long)),
+        ("Boolean", "parseBoolean") => Some(JType::Prim(Prim::Boolean)),
+        ("Double", "parseDouble") => Some(JType::Prim(Prim::Double)),
+        ("Float", "parseFloat") => Some(JType::Prim(Prim::Float)),
+        ("Short", "parseShort") => Some(JType::Prim(Prim::Short)),
+        ("Byte", "parseByte") => Some(JType::Prim(Prim::Byte)),
+        ("String", "valueOf" | "format" | "join") | (_, "toString") => {
+            Some(JType::Ref("String".to_owned()))
+        }
+        ("System", "currentTimeMillis" | "nanoTime") => Some(JType::Prim(Prim::Long)),
+        ("Objects", "hash" | "hashCode") => Some(JType::Prim(Prim::Int)),
+        ("Objects", "equals" | "isNull" | "nonNull") => Some(JType::Prim(Prim::Boolean)),
+        _ => None,
+    }
+}
+
+/// The return type of a well-known instance method of the JDK, by name alone.
+fn jdk_instance_return(method: &str) -> Option<JType> {
+    Some(match method {
+        "intValue" | "hashCode" | "length" | "size" | "ordinal" | "compareTo" => {
+            JType::Prim(Prim::Int)
+        }
+        "longValue" => JType::Prim(Prim::Long),
+        "doubleValue" => JType::Prim(Prim::Double),
+        "floatValue" => JType::Prim(Prim::Float),
+        "booleanValue" | "equals" | "isEmpty" | "contains" | "startsWith" | "endsWith" => {
+            JType::Prim(Prim::Boolean)
+        }
+        "charAt" | "charValue" => JType::Prim(Prim::Char),
+        "toString" | "name" | "trim" | "substring" | "toUpperCase" | "toLowerCase" => {
+            JType::Ref("String".to_owned())
+        }
+        _ => return None,
+    })
 }
