@@ -95,10 +95,19 @@ pub fn lower_options(options: &RunOptions) -> Result<LowerOptions, EngineError> 
             exclude: Vec::new(),
         }),
     };
+    let library_throws = match options.library_throws.as_deref() {
+        None => cfp_core::lower::LibraryThrows::default(),
+        Some(name) => cfp_core::lower::LibraryThrows::from_name(name).ok_or_else(|| {
+            EngineError::BadOptions(format!(
+                "unknown library-throws mode `{name}` (none, caught or any)"
+            ))
+        })?,
+    };
     Ok(LowerOptions {
         entry: options.entry.clone(),
         harness,
         no_models: false,
+        library_throws,
     })
 }
 

@@ -87,6 +87,10 @@ pub struct RunOptions {
     /// `null`: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub harness: Option<String>,
+    /// Which library calls may throw (`cfp check --library-throws`: `none`, `caught` or
+    /// `any`); `null`: `caught`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library_throws: Option<String>,
 }
 
 /// How a run advances.

@@ -265,6 +265,7 @@ pub fn written_vars(cfa: &crate::ir::MethodCfa) -> BTreeSet<crate::ir::VarId> {
                             ..
                         }
                         | Stmt::Havoc(Place::Var(v))
+                        | Stmt::Opaque { var: v, .. }
                         | Stmt::Alloc { var: v, .. } => {
                             out.insert(*v);
                         }

@@ -160,6 +160,11 @@ pub struct ClassTable<'a> {
     pub global_types: Vec<Type>,
     /// Java static type of each global (for overload resolution).
     pub global_jtypes: Vec<jtypes::JType>,
+    /// Per global: the initialiser of a *constant variable* (JLS 4.12.4: a `final` static
+    /// field of a primitive type or `String` initialised with a constant expression, here
+    /// one of literals only). javac inlines its value where it is read, so a read does not
+    /// initialise the class (JLS 12.4.1).
+    pub global_constants: Vec<Option<&'a cfp_syntax::ast::Expr>>,
     /// Methods; index 0 is the root.
     pub methods: Vec<MethodSig<'a>>,
     /// Problems found (duplicate classes, cyclic inheritance, …).
@@ -209,6 +214,7 @@ impl<'a> ClassTable<'a> {
             globals: Vec::new(),
             global_types: Vec::new(),
             global_jtypes: Vec::new(),
+            global_constants: Vec::new(),
             methods: Vec::new(),
             diagnostics: Vec::new(),
         };
@@ -383,6 +389,17 @@ impl<'a> ClassTable<'a> {
                                     sort: ty.sort(),
                                     kind: GlobalKind::Static { class: cid },
                                     span: d.span,
+                                });
+                                let constant_type =
+                                    matches!(&ty, Type::Int | Type::Bool | Type::Float)
+                                        || matches!(&ty, Type::External(n) if n == "String");
+                                let constant = (f.modifiers.is_final || decl.is_interface)
+                                    && constant_type
+                                    && d.init.as_ref().is_some_and(literal_constant);
+                                self.global_constants.push(if constant {
+                                    d.init.as_ref()
+                                } else {
+                                    None
                                 });
                                 self.global_types.push(ty);
                                 let jt = jtypes::JType::of_typeref(self, &d.ty);
@@ -841,3 +858,20 @@ impl<'a> ClassTable<'a> {
 
 #[cfg(test)]
 mod tests;
+
+/// A constant expression built from literals only (JLS 15.29 without names).
+fn literal_constant(e: &cfp_syntax::ast::Expr) -> bool {
+    use cfp_syntax::ast::ExprKind as K;
+    match &e.kind {
+        K::Int { .. } | K::Float(_) | K::Bool(_) | K::Char(_) | K::String(_) => true,
+        K::Unary { operand, .. } => literal_constant(operand),
+        K::Binary { lhs, rhs, .. } => literal_constant(lhs) && literal_constant(rhs),
+        K::Conditional {
+            cond,
+            then_expr,
+            else_expr,
+        } => literal_constant(cond) && literal_constant(then_expr) && literal_constant(else_expr),
+        K::Cast { operand, .. } => literal_constant(operand),
+        _ => false,
+    }
+}

@@ -640,6 +640,8 @@ impl<'p> Encoder<'p> {
                 ]))
             }
             Stmt::Approx(_) => Ok(Term::tt()),
+            // As arbitrary as a havoc of the variable.
+            Stmt::Opaque { var, .. } => self.stmt(m, &Stmt::Havoc(Place::Var(*var)), names),
         }
     }
 

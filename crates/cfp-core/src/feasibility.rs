@@ -46,6 +46,8 @@ pub struct Values {
     /// The values of the parameters and user locals of the start method at position 0
     /// followed by each step's written values.
     pub steps: Vec<StepValues>,
+    /// The solver's model itself (every SSA constant it gave a value).
+    pub model: Model,
 }
 
 /// The verdict on a trace.
@@ -157,6 +159,7 @@ pub fn values_from_model(enc: &Encoder<'_>, trace: &EncodedTrace, model: &Model)
         wildcards,
         initial_alloc,
         steps,
+        model: model.clone(),
     }
 }
 

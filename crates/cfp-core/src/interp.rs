@@ -45,6 +45,7 @@ use std::collections::BTreeMap;
 
 mod eval;
 mod oracle;
+mod taint;
 
 use eval::eval_with;
 use oracle::sort_matches;
@@ -143,6 +144,12 @@ pub struct Run {
     pub decisions: Vec<Decision>,
     /// True when the root method returned.
     pub completed: bool,
+    /// The approximated constructs the run went through ([`Stmt::Approx`]), in order.
+    pub approximations: Vec<u32>,
+    /// The `assume`s that read a value the analysis does not track (one held by an
+    /// opaque variable, [`crate::ir::VarKind::Opaque`], or computed from one): the run
+    /// took its path because of such a value.
+    pub opaque_decisions: Vec<Span>,
 }
 
 impl Run {
@@ -167,6 +174,18 @@ pub enum InterpError {
         /// The run so far.
         partial: Box<Run>,
     },
+    /// The root method ended by throwing: an exception nothing catches.
+    #[error("run ended by an uncaught exception thrown in method {} at {:?}", method.0, span)]
+    Uncaught {
+        /// The method where the exception was thrown (or the root's, when unknown).
+        method: MethodId,
+        /// Where it was thrown: the span of the edge that set `%exc`.
+        span: Span,
+        /// The exception's class, when its `%type` names one.
+        exception: Option<String>,
+        /// The run so far.
+        partial: Box<Run>,
+    },
     /// The step limit was reached.
     #[error("step limit {0} reached")]
     StepLimit(usize, Box<Run>),
@@ -186,6 +205,7 @@ impl InterpError {
     pub fn partial(&self) -> Option<&Run> {
         match self {
             InterpError::Blocked { partial, .. }
+            | InterpError::Uncaught { partial, .. }
             | InterpError::StepLimit(_, partial)
             | InterpError::DepthLimit(_, partial)
             | InterpError::OracleExhausted(partial) => Some(partial),
@@ -208,6 +228,8 @@ struct Frame {
     /// The call: its step in [`Run::steps`], its source location in the caller, and
     /// whether its edge expects the callee to end by throwing.
     call: Option<(usize, NodeIndex, bool)>,
+    /// The variables holding an opaque value ([`taint`]).
+    taint: std::collections::BTreeSet<usize>,
 }
 
 /// Internal failure of one operation.
@@ -220,12 +242,26 @@ enum Fail {
 
 enum Stop {
     Blocked(Span, String),
+    /// The root ended by throwing.
+    Uncaught,
     Depth(usize),
     Oracle,
     Bad(String),
 }
 
 type R<T> = Result<T, Fail>;
+
+/// What a false `assume e` means: a null dereference for `x != null`.
+fn assume_reason(e: &Expr) -> &'static str {
+    match e {
+        Expr::Binary {
+            op: BinaryOp::Ne,
+            lhs,
+            rhs,
+        } if matches!(**lhs, Expr::Null) || matches!(**rhs, Expr::Null) => "null is dereferenced",
+        _ => "assume is false",
+    }
+}
 
 fn bad<T>(msg: impl Into<String>) -> R<T> {
     Err(Fail::Stop(Stop::Bad(msg.into())))
@@ -242,6 +278,16 @@ struct Machine<'p, 'o> {
     heap: Heap,
     stack: Vec<Frame>,
     run: Run,
+    /// What holds an opaque value ([`taint`]).
+    taint: taint::Taint,
+    /// The block being run leaves a branching location and only its `assume`s ran so far
+    /// (they decide the branch).
+    deciding: bool,
+    /// The exception global `%exc`, if the program has one.
+    exc_global: Option<usize>,
+    /// Where the exception in flight was thrown: the method and span of the edge that
+    /// made `%exc` non-null.
+    thrown_at: Option<(MethodId, Span)>,
 }
 
 /// A scratch view used by the enabledness check: writes go to overlays.
@@ -266,6 +312,13 @@ pub fn run(program: &Program, oracle: &mut dyn Oracle, limits: Limits) -> Result
         },
         stack: Vec::new(),
         run: Run::default(),
+        taint: taint::Taint::default(),
+        deciding: false,
+        exc_global: program
+            .globals
+            .iter()
+            .position(|g| g.kind == crate::ir::GlobalKind::Exception),
+        thrown_at: None,
     };
     // Globals are arbitrary at the root's entry.
     for g in &program.globals {
@@ -281,6 +334,7 @@ pub fn run(program: &Program, oracle: &mut dyn Oracle, limits: Limits) -> Result
         vars: vec![None; root.vars.len()],
         result: None,
         call: None,
+        taint: Default::default(),
     });
     loop {
         let method = m.stack.last().map_or(program.root, |f| f.method);
@@ -320,6 +374,16 @@ impl<'p> Machine<'p, '_> {
             Fail::Stop(Stop::Bad(s)) => InterpError::BadId(s),
             Fail::Stop(Stop::Oracle) => InterpError::OracleExhausted(Box::new(self.run)),
             Fail::Stop(Stop::Depth(d)) => InterpError::DepthLimit(d, Box::new(self.run)),
+            Fail::Stop(Stop::Uncaught) => {
+                let (method, span) = self.thrown_at.unwrap_or((method, Span::default()));
+                let exception = self.exception_class();
+                InterpError::Uncaught {
+                    method,
+                    span,
+                    exception,
+                    partial: Box::new(self.run),
+                }
+            }
             Fail::Stop(Stop::Blocked(span, reason)) => InterpError::Blocked {
                 method,
                 span,
@@ -334,6 +398,27 @@ impl<'p> Machine<'p, '_> {
                 partial: Box::new(self.run),
             },
         }
+    }
+
+    /// True when `%exc` holds an exception (a non-null reference).
+    fn exception_in_flight(&self) -> bool {
+        self.exc_global
+            .and_then(|g| self.globals.get(g).copied().flatten())
+            .is_some_and(|v| v != Value::Int(0))
+    }
+
+    /// The class of the exception in `%exc`, by its `%type` code.
+    fn exception_class(&self) -> Option<String> {
+        let Value::Int(obj) = self.globals.get(self.exc_global?).copied().flatten()? else {
+            return None;
+        };
+        let field = self.program.type_field?;
+        let code = match self.heap.fields.get(field.index())?.get(&obj)? {
+            Value::Int(c) => *c,
+            Value::Bool(_) => return None,
+        };
+        let k = usize::try_from(code).ok()?.checked_sub(1)?;
+        self.program.type_names.get(k).cloned()
     }
 
     fn ask_value(&mut self, source: ValueSource, sort: Sort) -> R<Value> {
@@ -384,10 +469,8 @@ impl<'p> Machine<'p, '_> {
         enabled.sort_unstable();
         let chosen = match enabled.len() {
             0 => {
-                return blocked(
-                    Span::default(),
-                    format!("no enabled edge at n{}", node.index()),
-                )
+                let (span, why) = self.why_stuck(cfa, node)?;
+                return blocked(span, why);
             }
             1 => enabled[0],
             _ => {
@@ -424,9 +507,18 @@ impl<'p> Machine<'p, '_> {
         };
         match edge {
             Edge::Block(stmts) => {
+                let span = step.span;
                 self.run.steps.push(step);
+                self.deciding = cfa.graph.edges(node).count() > 1;
+                let in_flight = self.exception_in_flight();
                 for s in stmts {
                     self.exec(mid, &s.node, s.span)?;
+                }
+                self.deciding = false;
+                match (in_flight, self.exception_in_flight()) {
+                    (false, true) => self.thrown_at = Some((mid, span)),
+                    (_, false) => self.thrown_at = None,
+                    (true, true) => {}
                 }
                 self.set_node(to);
             }
@@ -462,8 +554,12 @@ impl<'p> Machine<'p, '_> {
                     return bad(format!("arity of call to {}", callee_cfa.name));
                 }
                 let mut vars = vec![None; callee_cfa.vars.len()];
+                let mut taint = std::collections::BTreeSet::new();
                 for (p, a) in callee_cfa.params.iter().zip(args) {
                     let v = self.eval(mid, a, &mut None)?;
+                    if self.tainted(mid, a)? {
+                        taint.insert(p.index());
+                    }
                     match vars.get_mut(p.index()) {
                         Some(slot) => *slot = Some(v),
                         None => return bad(format!("parameter {}", p.0)),
@@ -477,6 +573,7 @@ impl<'p> Machine<'p, '_> {
                     vars,
                     result: result.clone(),
                     call: Some((call_step, from, *unwind)),
+                    taint,
                 });
             }
         }
@@ -496,7 +593,7 @@ impl<'p> Machine<'p, '_> {
         };
         if self.stack.is_empty() {
             if thrown {
-                return blocked(Span::default(), "an exception is not caught");
+                return Err(Fail::Stop(Stop::Uncaught));
             }
             return Ok(true);
         }
@@ -527,6 +624,8 @@ impl<'p> Machine<'p, '_> {
                 None => return bad(format!("return variable {}", r.0)),
             };
             let caller = self.stack.last().map(|f| f.method).unwrap_or(frame.method);
+            let t = frame.taint.contains(&r.index());
+            self.taint_place(caller, &place, t)?;
             self.assign(caller, &place, v)?;
         }
         Ok(false)
@@ -563,10 +662,12 @@ impl<'p> Machine<'p, '_> {
             .map(|e| (e.id().index(), e.target()))
             .min();
         let Some((edge, to)) = sibling else {
-            return blocked(
-                Span::default(),
-                format!("{what}, and the caller has no way on"),
-            );
+            // No handler on the way that leads anywhere: the exception is not caught.
+            if thrown {
+                return Err(Fail::Stop(Stop::Uncaught));
+            }
+            let span = self.run.steps.get(call_step).map_or(cfa.span, |s| s.span);
+            return blocked(span, format!("{what}, and the caller has no way on"));
         };
         if let Some(step) = self.run.steps.get_mut(call_step) {
             step.edge = edge;
@@ -577,9 +678,14 @@ impl<'p> Machine<'p, '_> {
     }
 
     fn exec(&mut self, mid: MethodId, s: &Stmt, span: Span) -> R<()> {
+        if !matches!(s, Stmt::Assume(_)) {
+            self.deciding = false;
+        }
         match s {
             Stmt::Assign { place, expr } => {
                 let v = self.eval(mid, expr, &mut None)?;
+                let t = self.tainted(mid, expr)?;
+                self.taint_place(mid, place, t)?;
                 self.assign(mid, place, v)
             }
             Stmt::Havoc(place) => {
@@ -592,19 +698,57 @@ impl<'p> Machine<'p, '_> {
                     },
                     sort,
                 )?;
+                // A reference from library code past the last allocation is an object the
+                // library allocated: the program's next `new` is fresh beyond it.
+                if let (Sort::Ref, Value::Int(a)) = (sort, v) {
+                    let after = self.oracle.allocated_after_havoc().unwrap_or(a);
+                    self.heap.allocated = self.heap.allocated.max(after).max(a);
+                }
+                self.taint_place(mid, place, false)?;
                 self.assign(mid, place, v)
             }
-            Stmt::Assume(e) => match self.eval(mid, e, &mut None)? {
-                Value::Bool(true) => Ok(()),
-                Value::Bool(false) => blocked(span, "assume is false"),
-                Value::Int(_) => bad("assume of a non-boolean"),
-            },
-            Stmt::Alloc { var, .. } => {
+            Stmt::Assume(e) => {
+                if self.deciding && self.tainted(mid, e)? {
+                    self.run.opaque_decisions.push(span);
+                }
+                match self.eval(mid, e, &mut None)? {
+                    Value::Bool(true) => Ok(()),
+                    Value::Bool(false) => blocked(span, assume_reason(e)),
+                    Value::Int(_) => bad("assume of a non-boolean"),
+                }
+            }
+            Stmt::Alloc { var, kind } => {
                 self.heap.allocated += 1;
                 let a = self.heap.allocated;
+                if *kind == crate::ir::AllocKind::Array {
+                    self.taint.program_array(a);
+                }
+                self.taint_place(mid, &Place::Var(*var), false)?;
                 self.assign(mid, &Place::Var(*var), Value::Int(a))
             }
-            Stmt::Approx(_) => Ok(()),
+            Stmt::Opaque { var, source } => {
+                let place = Place::Var(*var);
+                let cfa = self.method(mid)?;
+                let sort = self.program.place_sort(cfa, &place);
+                let determined = self.determined(mid, source)?;
+                let v = self.ask_value(
+                    ValueSource::Havoc {
+                        method: mid,
+                        place: place.clone(),
+                    },
+                    sort,
+                )?;
+                if let (Sort::Ref, Value::Int(a)) = (sort, v) {
+                    let after = self.oracle.allocated_after_havoc().unwrap_or(a);
+                    self.heap.allocated = self.heap.allocated.max(after).max(a);
+                }
+                self.taint_place(mid, &place, determined)?;
+                self.assign(mid, &place, v)
+            }
+            Stmt::Approx(k) => {
+                self.run.approximations.push(*k);
+                Ok(())
+            }
         }
     }
 
@@ -644,19 +788,24 @@ impl<'p> Machine<'p, '_> {
 
     /// Whether `edge` can be taken now (see the module doc).
     fn enabled(&self, cfa: &MethodCfa, edge: &Edge) -> R<bool> {
+        Ok(self.disabled_at(cfa, edge)?.is_none())
+    }
+
+    /// The position of the `assume` that disables `edge`, or `None` when it is enabled.
+    fn disabled_at(&self, cfa: &MethodCfa, edge: &Edge) -> R<Option<usize>> {
         let Edge::Block(stmts) = edge else {
-            return Ok(true);
+            return Ok(None);
         };
         let mut sc = Some(Scratch {
             vars: BTreeMap::new(),
             globals: BTreeMap::new(),
             fields: BTreeMap::new(),
         });
-        for s in stmts {
+        for (i, s) in stmts.iter().enumerate() {
             let r = match &s.node {
-                Stmt::Havoc(_) | Stmt::Alloc { .. } => return Ok(true),
+                Stmt::Havoc(_) | Stmt::Alloc { .. } | Stmt::Opaque { .. } => return Ok(None),
                 Stmt::Assume(e) => match self.peek_eval(cfa.id, e, &mut sc) {
-                    Ok(Value::Bool(false)) => return Ok(false),
+                    Ok(Value::Bool(false)) => return Ok(Some(i)),
                     Ok(_) => Ok(()),
                     Err(e) => Err(e),
                 },
@@ -668,11 +817,55 @@ impl<'p> Machine<'p, '_> {
             };
             match r {
                 Ok(()) => {}
-                Err(Fail::Unknown) | Err(Fail::Stop(Stop::Blocked(..))) => return Ok(true),
+                Err(Fail::Unknown) | Err(Fail::Stop(Stop::Blocked(..))) => return Ok(None),
                 Err(e) => return Err(e),
             }
         }
-        Ok(true)
+        Ok(None)
+    }
+
+    /// Why no edge leaves `node`: the `assume` that stops the edge that gets furthest
+    /// (its span and what it requires), or the end of the path when no edge leaves.
+    fn why_stuck(&self, cfa: &MethodCfa, node: NodeIndex) -> R<(Span, String)> {
+        let mut best: Option<(usize, Span, String)> = None;
+        for e in cfa.graph.edges(node) {
+            let Edge::Block(stmts) = e.weight() else {
+                continue;
+            };
+            let Some(i) = self.disabled_at(cfa, e.weight())? else {
+                continue;
+            };
+            let Some(stmt) = stmts.get(i) else { continue };
+            if best.as_ref().is_none_or(|(j, _, _)| i > *j) {
+                let span = if stmt.span == Span::default() {
+                    e.weight().span()
+                } else {
+                    stmt.span
+                };
+                let why = match &stmt.node {
+                    Stmt::Assume(x) => assume_reason(x),
+                    _ => "the condition is false",
+                };
+                best = Some((i, span, why.to_owned()));
+            }
+        }
+        if let Some((_, span, why)) = best {
+            return Ok((span, why));
+        }
+        // No edge at all: the method's code from here on does not reach its end.
+        let span = self
+            .run
+            .steps
+            .iter()
+            .rev()
+            .find(|s| s.method == cfa.id && s.span != Span::default())
+            .map_or(cfa.span, |s| s.span);
+        Ok((
+            span,
+            "no path from here reaches the end of the method (a loop without exit, or a \
+             call that does not return)"
+                .to_owned(),
+        ))
     }
 
     fn scratch_assign(

@@ -176,6 +176,9 @@ pub enum GlobalKind {
     /// jumps to the innermost handler; after a call of a method that may throw, a
     /// non-null `%exc` continues at the caller's handler.
     Exception,
+    /// `%escapes`: how many objects the program handed to library code (which may call
+    /// them back later); `0` at the start.
+    EscapeCount,
     /// `%init:C`: whether the initialisation of class `C` has started (JLS §12.4.2: a
     /// class is initialised once, on its first active use).
     InitState {
@@ -394,6 +397,29 @@ pub enum Stmt {
     /// [`Program::approx_sites`]: no effect on the state, but a violation whose path
     /// runs through one is only a possible one.
     Approx(u32),
+    /// `var := *` for a value the JVM computes but the analysis does not track (a
+    /// floating-point number, an array element, a type test it cannot decide): arbitrary
+    /// here, like a `havoc`. Where the value is determined by the program (`source`), a
+    /// violation whose path turns on it is only a possible one.
+    Opaque {
+        /// The variable receiving the value.
+        var: VarId,
+        /// What the JVM computes it from.
+        source: OpaqueSource,
+    },
+}
+
+/// What an opaque value ([`Stmt::Opaque`]) is computed from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum OpaqueSource {
+    /// A constant of the program the model does not represent (a floating-point literal;
+    /// a type test on an object of a known class whose place in the hierarchy is not).
+    Constant,
+    /// An operation on these values (floating-point arithmetic and comparisons,
+    /// conversions): determined when they all are.
+    Of(Vec<Expr>),
+    /// An element of this array: determined when the program allocated the array.
+    Element(Expr),
 }
 
 /// A value with the source span it comes from.

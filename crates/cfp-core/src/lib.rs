@@ -46,8 +46,8 @@ pub use check::{CheckOptions, CheckStats, Checker, Event, StopCause, StopHook, V
 pub use instrument::instrument;
 pub use ir::{
     AllocKind, ClassDef, ClassId, Edge, Expr, FieldDef, FieldId, GlobalDef, GlobalId, GlobalKind,
-    Located, MethodCfa, MethodId, Node, Place, Program, Sort, Stmt, TerminalId, VarDef, VarId,
-    VarKind,
+    Located, MethodCfa, MethodId, Node, OpaqueSource, Place, Program, Sort, Stmt, TerminalId,
+    VarDef, VarId, VarKind,
 };
 pub use lower::{lower_program, LowerOptions};
 pub use prepare::{

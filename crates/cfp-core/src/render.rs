@@ -111,6 +111,18 @@ impl<'p> Printer<'p> {
             Stmt::Assign { place, expr } => format!("{} := {}", self.place(place), self.expr(expr)),
             Stmt::Havoc(p) => format!("havoc {}", self.place(p)),
             Stmt::Approx(k) => format!("approx #{k}"),
+            Stmt::Opaque { var, source } => {
+                let from = match source {
+                    crate::ir::OpaqueSource::Constant => String::new(),
+                    crate::ir::OpaqueSource::Of(es) => es
+                        .iter()
+                        .map(|e| self.expr(e))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    crate::ir::OpaqueSource::Element(a) => format!("{}[*]", self.expr(a)),
+                };
+                format!("{} := opaque({from})", self.place(&Place::Var(*var)))
+            }
             Stmt::Assume(e) => format!("assume {}", self.expr(e)),
             Stmt::Alloc { var, kind } => {
                 let what = match kind {

@@ -380,6 +380,28 @@ fn rebuild_method(p: &Program, rel: &Relevance, maps: &Maps, m: &MethodCfa) -> O
                             }
                         }
                         Stmt::Approx(k) => Stmt::Approx(*k),
+                        Stmt::Opaque { var, source } => {
+                            if !rel.var(m.id, *var) {
+                                continue;
+                            }
+                            let source = match source {
+                                crate::ir::OpaqueSource::Constant => {
+                                    crate::ir::OpaqueSource::Constant
+                                }
+                                crate::ir::OpaqueSource::Of(es) => crate::ir::OpaqueSource::Of(
+                                    es.iter()
+                                        .map(|e| maps.expr(mi, e))
+                                        .collect::<Option<Vec<_>>>()?,
+                                ),
+                                crate::ir::OpaqueSource::Element(a) => {
+                                    crate::ir::OpaqueSource::Element(maps.expr(mi, a)?)
+                                }
+                            };
+                            Stmt::Opaque {
+                                var: VarId(vmap.get(var.index())?),
+                                source,
+                            }
+                        }
                     };
                     kept.push(Located { node, span: s.span });
                 }

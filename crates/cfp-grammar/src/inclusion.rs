@@ -305,6 +305,22 @@ pub fn check_inclusion(
     result
 }
 
+/// A shortest word of L(G) with its derivation over G's productions (a witness that L(G)
+/// is not empty), or `None` when L(G) is empty.
+pub fn shortest_word(g: &Grammar) -> Option<Counterexample> {
+    let derivation = crate::shortest::shortest_word(g)?;
+    let word = derivation.word();
+    let word_names = word
+        .iter()
+        .map(|t| g.terminal_name(*t).to_string())
+        .collect();
+    Some(Counterexample {
+        word,
+        word_names,
+        derivation,
+    })
+}
+
 fn run(
     g: &Grammar,
     s: &Grammar,

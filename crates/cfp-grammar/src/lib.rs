@@ -14,9 +14,9 @@ pub use cfg::{Derivation, DerivationChild, Grammar, NontermId, ProdId, Productio
 pub mod inclusion;
 
 pub use inclusion::{
-    check_inclusion, recheck_certificate, Certificate, CertificateError, CounterCertificate,
-    Counterexample, InclusionOptions, InclusionResult, NonterminalCounter, Progress, Proof,
-    UnknownReason,
+    check_inclusion, recheck_certificate, shortest_word, Certificate, CertificateError,
+    CounterCertificate, Counterexample, InclusionOptions, InclusionResult, NonterminalCounter,
+    Progress, Proof, UnknownReason,
 };
 pub mod counter;
 pub mod effects;

@@ -170,3 +170,30 @@ pub(crate) fn shortest_through(
     }
     Ok(derivation_from_arena(arena))
 }
+
+/// A shortest word of L(start) with its derivation over all of G's productions; `None`
+/// when L(G) is empty.
+pub(crate) fn shortest_word(g: &Grammar) -> Option<Derivation> {
+    let live = vec![true; g.productions.len()];
+    let ml = min_lengths(g, &live);
+    ml.best.get(g.start.index()).copied().flatten()?;
+    let mut arena: Vec<(ProdId, Vec<Kid>)> = vec![(ProdId(0), Vec::new())];
+    let mut work: Vec<(usize, usize)> = vec![(0, g.start.index())];
+    while let Some((slot, a)) = work.pop() {
+        let p = ml.best.get(a).copied().flatten()?;
+        let mut kids = Vec::new();
+        for s in &g.productions.get(p.index())?.rhs {
+            match s {
+                Sym::T(t) => kids.push(Kid::T(*t)),
+                Sym::N(x) => {
+                    let k = arena.len();
+                    arena.push((ProdId(0), Vec::new()));
+                    work.push((k, x.index()));
+                    kids.push(Kid::N(k));
+                }
+            }
+        }
+        arena[slot] = (p, kids);
+    }
+    derivation_from_arena(arena)
+}

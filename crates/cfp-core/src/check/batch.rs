@@ -39,6 +39,8 @@ pub(super) struct FoundViolation {
     pub trace: Vec<super::TraceLine>,
     pub values: Values,
     pub replay: Vec<super::ReplayEdge>,
+    /// Its concrete run.
+    pub concrete: Result<crate::interp::Run, String>,
 }
 
 /// What the batch did after the iteration's first counterexample.
@@ -128,12 +130,20 @@ impl<S: Solver> Checker<S> {
                 };
             let core = match feas {
                 Feasibility::Feasible(values) => {
+                    let concrete = super::concrete::run_counterexample(
+                        &self.program,
+                        &enc,
+                        &nt.to_trace(),
+                        &encoded,
+                        &values.model,
+                    );
                     out.violation = Some(FoundViolation {
                         derivation: super::DerivationNode::of(&pg.grammar, &cex.derivation),
                         trace: self.trace_lines(&nt),
                         word,
                         values,
                         replay,
+                        concrete,
                     });
                     break;
                 }

@@ -6,11 +6,13 @@
 //! or [`Checker::set_stop_hook`].
 
 mod batch;
+mod concrete;
 mod evidence;
 mod graphs;
 mod predicate_names;
 mod summary;
 mod types;
+mod vacuity;
 
 pub use types::*;
 
@@ -63,6 +65,11 @@ pub struct Checker<S: Solver> {
     travel: Option<crate::refinement::travel::Travel>,
     /// Rule (3)'s answers of earlier rounds and iterations, by what they depend on.
     call_answers: HashMap<CallKey, bool>,
+    /// After inclusion is proved: the proof, while the run looks for a completed
+    /// execution (the abstraction's words are then the paths to check, [`vacuity`]).
+    witness: Option<VerifiedCertificate>,
+    /// The random runs of the vacuity check, once made.
+    exploration: Option<vacuity::Exploration>,
 }
 
 impl<S: Solver> Checker<S> {
@@ -106,6 +113,8 @@ impl<S: Solver> Checker<S> {
             tables,
             travel: None,
             call_answers: HashMap::new(),
+            witness: None,
+            exploration: None,
         }
     }
 
@@ -215,6 +224,7 @@ impl<S: Solver> Checker<S> {
             report: ExecutionReport {
                 ruled_out: self.ruled_out.clone(),
                 frontier,
+                possible_violation: None,
             },
         };
         self.finish(v);
@@ -347,6 +357,15 @@ impl<S: Solver> Checker<S> {
         if let Err(stop) = self.iteration().await {
             match stop {
                 Stop::Verdict(v) => self.finish(*v),
+                // Inclusion was proved; whether an execution completes stays open.
+                Stop::Unknown { .. } if self.witness.is_some() => {
+                    if let Some(certificate) = self.witness.take() {
+                        self.finish(Verdict::Verified {
+                            iterations: self.iteration,
+                            certificate,
+                        });
+                    }
+                }
                 Stop::Unknown {
                     mut reason,
                     frontier,
@@ -444,7 +463,14 @@ impl<S: Solver> Checker<S> {
             })?;
         let core = match feas {
             Feasibility::Feasible(values) => {
-                return Err(self.violation(it, word, derivation, trace, &values, replay));
+                let concrete = concrete::run_counterexample(
+                    &self.program,
+                    &enc,
+                    &plain,
+                    &encoded,
+                    &values.model,
+                );
+                return Err(self.violation(it, word, derivation, trace, &values, replay, concrete));
             }
             Feasibility::Unknown(r) => {
                 self.pending.push_back(Event::Feasibility {
@@ -610,12 +636,23 @@ impl<S: Solver> Checker<S> {
                 derivation: v.derivation.clone(),
                 trace: v.trace.clone(),
             });
-            return Err(self.violation(it, v.word, v.derivation, v.trace, &v.values, v.replay));
+            return Err(self.violation(
+                it,
+                v.word,
+                v.derivation,
+                v.trace,
+                &v.values,
+                v.replay,
+                v.concrete,
+            ));
         }
         Ok(())
     }
 
-    /// The violation verdict of a feasible counterexample (with its `feasibility` event).
+    /// The verdict of a feasible counterexample (with its `feasibility` event): a
+    /// violation when its concrete run (`concrete`) confirms it and goes through nothing
+    /// the model approximates; otherwise a possible violation (`unknown`).
+    #[allow(clippy::too_many_arguments)]
     fn violation(
         &mut self,
         it: u32,
@@ -624,6 +661,7 @@ impl<S: Solver> Checker<S> {
         trace: Vec<TraceLine>,
         values: &Values,
         replay: Vec<ReplayEdge>,
+        concrete: Result<crate::interp::Run, String>,
     ) -> Stop {
         let vmap = self.values_map(values);
         self.pending.push_back(Event::Feasibility {
@@ -631,6 +669,13 @@ impl<S: Solver> Checker<S> {
             feasible: FeasibilityOutcome::Feasible,
             values: vmap.clone(),
         });
+        // Looking for a completed execution: this is one.
+        if let Some(certificate) = self.witness.take() {
+            return Stop::Verdict(Box::new(Verdict::Verified {
+                iterations: it,
+                certificate,
+            }));
+        }
         let base = alloc_base(values);
         let replay_globals = self
             .program
@@ -645,22 +690,143 @@ impl<S: Solver> Checker<S> {
             })
             .collect();
         let summary = summary::summarize(&word, &trace, &self.spec, self.sources.as_ref());
-        Stop::Verdict(Box::new(Verdict::Violation {
+        let counterexample = Violation {
+            summary,
+            word,
+            derivation,
+            trace,
+            values: vmap,
+            replay_edges: replay,
+            replay_globals,
+        };
+        let approximations = self.approximations_of(&concrete);
+        if approximations.is_empty() {
+            return Stop::Verdict(Box::new(Verdict::Violation {
+                iterations: it,
+                counterexample,
+            }));
+        }
+        Stop::Verdict(Box::new(Verdict::Unknown {
             iterations: it,
-            counterexample: Violation {
-                summary,
-                word,
-                derivation,
-                trace,
-                values: vmap,
-                replay_edges: replay,
-                replay_globals,
+            reason: UnknownReason::PossibleViolation {
+                summary: counterexample.summary.text.clone(),
+                approximations,
+            },
+            report: ExecutionReport {
+                ruled_out: self.ruled_out.clone(),
+                frontier: format!("the counterexample [{}]", counterexample.word.join(" ")),
+                possible_violation: Some(Box::new(counterexample)),
+            },
+        }))
+    }
+
+    /// What a counterexample's concrete run goes through that the model approximates:
+    /// approximated constructs, and decisions on values the analysis does not track (or
+    /// why there is no concrete run).
+    fn approximations_of(&self, concrete: &Result<crate::interp::Run, String>) -> Vec<String> {
+        let run = match concrete {
+            Ok(run) => run,
+            Err(why) => {
+                return vec![format!(
+                    "the counterexample could not be confirmed by a concrete run ({why})"
+                )]
+            }
+        };
+        let mut out: Vec<String> = Vec::new();
+        let line_of = |span| self.line_of(span);
+        for k in &run.approximations {
+            if let Some(d) = self.program.approx_sites.get(*k as usize) {
+                let text = format!("{} ({})", d.message, line_of(d.span));
+                if !out.contains(&text) {
+                    out.push(text);
+                }
+            }
+        }
+        for span in &run.opaque_decisions {
+            let text = format!(
+                "the path turns at {} on a value the analysis does not track (a string, a \
+                 floating-point number, an array element or a type test)",
+                line_of(*span)
+            );
+            if !out.contains(&text) {
+                out.push(text);
+            }
+        }
+        out
+    }
+
+    /// Where `span` is, as "line N" (or "File.java:N" when there are several files).
+    fn line_of(&self, span: cfp_syntax::Span) -> String {
+        match self
+            .sources
+            .as_ref()
+            .and_then(|src| Some((src, src.locate(span.start as usize)?)))
+        {
+            Some((src, (i, lc))) => match src.files().get(i).map(|f| f.name.as_str()) {
+                Some(name) if !name.is_empty() && src.files().len() > 1 => {
+                    format!("{name}:{}", lc.line)
+                }
+                _ => format!("line {}", lc.line),
+            },
+            None => "a line".to_owned(),
+        }
+    }
+
+    /// The abstraction's shortest word, while looking for a completed execution: a path
+    /// to check; none when no execution completes.
+    fn witness_word(&mut self, pg: &ProgramGrammar) -> Result<cfp_grammar::Counterexample, Stop> {
+        match cfp_grammar::shortest_word(&pg.grammar) {
+            Some(c) => {
+                self.pending.push_back(Event::Inclusion {
+                    iteration: self.iteration,
+                    result: InclusionOutcome::NotIncluded,
+                    word: Some(c.word_names.clone()),
+                });
+                Ok(c)
+            }
+            None => Err(self.vacuous()),
+        }
+    }
+
+    /// The verdict when the abstraction has no word: no execution of the entry completes
+    /// (`unknown`, vacuous), with where the executions stop.
+    fn vacuous(&mut self) -> Stop {
+        let e = self
+            .exploration
+            .take()
+            .unwrap_or_else(|| vacuity::explore(&self.program));
+        let certificate = self.witness.take();
+        if e.completed {
+            // A concrete run completed although the abstraction has no word: trust the
+            // proof of inclusion, not the emptiness.
+            if let Some(certificate) = certificate {
+                return Stop::Verdict(Box::new(Verdict::Verified {
+                    iterations: self.iteration,
+                    certificate,
+                }));
+            }
+        }
+        let detail = match e.main_stop() {
+            Some(stop) => stop.describe(&self.program, &|span| self.line_of(span)),
+            None => "no execution of the entry reaches its end".to_owned(),
+        };
+        Stop::Verdict(Box::new(Verdict::Unknown {
+            iterations: self.iteration,
+            reason: UnknownReason::Vacuous { detail },
+            report: ExecutionReport {
+                ruled_out: self.ruled_out.clone(),
+                frontier: "every execution of the entry stops before it returns".to_owned(),
+                possible_violation: None,
             },
         }))
     }
 
     /// The inclusion check of this iteration: its counterexample, or the end of the run.
+    /// After inclusion is proved, the abstraction's words instead ([`Self::witness_word`]).
     fn inclusion(&mut self, pg: &ProgramGrammar) -> Result<cfp_grammar::Counterexample, Stop> {
+        if self.witness.is_some() {
+            return self.witness_word(pg);
+        }
         let it = self.iteration;
         self.stats.inclusion_queries += 1;
         let mut steps = 0u64;
@@ -681,7 +847,7 @@ impl<S: Solver> Checker<S> {
         };
         self.stats.inclusion_steps += steps;
         match result {
-            InclusionResult::Included(_) => {
+            InclusionResult::Included(proof) => {
                 self.pending.push_back(Event::Inclusion {
                     iteration: it,
                     result: InclusionOutcome::Included,
@@ -701,13 +867,28 @@ impl<S: Solver> Checker<S> {
                             .into(),
                     ));
                 }
-                Err(Stop::Verdict(Box::new(Verdict::Verified {
-                    iterations: it,
-                    certificate: VerifiedCertificate {
-                        grammar: pg.grammar.to_string(),
-                        predicates: self.predicates(),
-                    },
-                })))
+                let certificate = VerifiedCertificate {
+                    grammar: pg.grammar.to_string(),
+                    predicates: self.predicates(),
+                };
+                // Is the proof vacuous (no execution completes)? The abstraction has no
+                // word; or no random run completes and the search for a completed path
+                // through the abstraction ends without one.
+                self.witness = Some(certificate);
+                if matches!(proof.proof, cfp_grammar::Proof::EmptyLanguage) {
+                    return Err(self.vacuous());
+                }
+                let exploration = vacuity::explore(&self.program);
+                if exploration.completed {
+                    if let Some(certificate) = self.witness.take() {
+                        return Err(Stop::Verdict(Box::new(Verdict::Verified {
+                            iterations: it,
+                            certificate,
+                        })));
+                    }
+                }
+                self.exploration = Some(exploration);
+                self.witness_word(pg)
             }
             InclusionResult::Unknown(r) => {
                 self.pending.push_back(Event::Inclusion {

@@ -348,6 +348,10 @@ pub struct ExecutionReport {
     pub ruled_out: Vec<RuledOut>,
     /// What was still open when the run stopped.
     pub frontier: String,
+    /// A possible violation: a feasible counterexample whose execution goes through an
+    /// approximated construct, or turns on a value the analysis does not track.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub possible_violation: Option<Box<Violation>>,
 }
 
 /// Why a run ended with `unknown`.
@@ -411,6 +415,20 @@ pub enum UnknownReason {
     /// An internal step failed (nested path, interpolants, refinement); no verdict.
     Internal {
         /// What failed.
+        detail: String,
+    },
+    /// A counterexample is feasible in the program model, but the model approximates the
+    /// program where its execution goes (the report's `possible_violation` shows it).
+    PossibleViolation {
+        /// The violation's sentence.
+        summary: String,
+        /// What the execution goes through that the model approximates.
+        approximations: Vec<String>,
+    },
+    /// Every completed execution follows the protocol, because no execution of the entry
+    /// completes.
+    Vacuous {
+        /// Where every execution stops, and why.
         detail: String,
     },
 }
@@ -477,6 +495,18 @@ impl std::fmt::Display for UnknownReason {
                 write!(f, "the solver ran out of memory in iteration {iteration}")
             }
             UnknownReason::Internal { detail } => write!(f, "internal error: {detail}"),
+            UnknownReason::PossibleViolation {
+                summary,
+                approximations,
+            } => write!(
+                f,
+                "possible violation, through what the model approximates ({}): {summary}",
+                approximations.join("; ")
+            ),
+            UnknownReason::Vacuous { detail } => write!(
+                f,
+                "no execution of the entry completes, so there is nothing to check: {detail}"
+            ),
         }
     }
 }
@@ -527,6 +557,8 @@ pub enum ReasonKind {
     Undecided,
     /// The SMT solver ran out of memory.
     Memory,
+    /// No execution of the entry completes (a `verified` would say nothing).
+    Vacuous,
 }
 
 impl UnknownReason {
@@ -545,7 +577,10 @@ impl UnknownReason {
             UnknownReason::Solver { .. } | UnknownReason::FeasibilityUnknown { .. } => {
                 ReasonKind::Solver
             }
-            UnknownReason::Approximations { .. } => ReasonKind::Approximation,
+            UnknownReason::Approximations { .. } | UnknownReason::PossibleViolation { .. } => {
+                ReasonKind::Approximation
+            }
+            UnknownReason::Vacuous { .. } => ReasonKind::Vacuous,
             UnknownReason::OutOfMemory { .. } => ReasonKind::Memory,
             UnknownReason::RepeatedCounterexample { .. }
             | UnknownReason::RefinementStalled { .. }

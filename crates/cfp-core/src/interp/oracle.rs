@@ -80,6 +80,12 @@ pub trait Oracle {
     fn adapt_returns(&self) -> bool {
         true
     }
+    /// After a `havoc` of a reference: the allocation counter from then on, when the
+    /// oracle knows it (library code may have allocated objects it did not return); by
+    /// default the counter only grows past the returned reference.
+    fn allocated_after_havoc(&mut self) -> Option<i64> {
+        None
+    }
 }
 
 /// Follows a path given as the complete sequence of executed edges `(method, edge

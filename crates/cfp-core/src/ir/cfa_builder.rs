@@ -353,7 +353,7 @@ fn drop_repeated_assumes(stmts: &mut Vec<Located<Stmt>>) {
             known.retain(|k| !mentions(k, place));
             true
         }
-        Stmt::Alloc { var, .. } => {
+        Stmt::Alloc { var, .. } | Stmt::Opaque { var, .. } => {
             let p = Place::Var(*var);
             known.retain(|k| !mentions(k, &p));
             true

@@ -144,12 +144,18 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 self.emit(
                     Stmt::Alloc {
                         var: t,
-                        kind: AllocKind::External(n),
+                        kind: AllocKind::External(n.clone()),
                     },
                     span,
                 );
                 self.tag_type(t, code, span);
-                // The library's constructor may call back what it receives, and throw.
+                // The library's constructor may use and call back what it receives, and
+                // throw.
+                self.call_site = Some(super::handoff::CallSite {
+                    name: format!("new {n}"),
+                    class: Some(n.clone()),
+                });
+                self.protocol_handoff(&vals, &tys, span);
                 self.library_callbacks(&vals, &tys, span);
                 self.library_may_throw(span);
                 (Expr::Var(t), ty)
@@ -254,6 +260,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         want: Option<Sort>,
         span: Span,
     ) -> (Expr, Type) {
+        self.protocol_handoff(vals, tys, span);
         self.library_callbacks(vals, tys, span);
         self.external_call(dest, want_result, want, span)
     }
@@ -318,6 +325,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let (vals, tys) = self.eval_args(args);
         self.call_args = Some(args);
         self.note_arg_jtypes(args, &tys);
+        let mut site = super::handoff::CallSite::of(target, &name.name);
+        site.class = match &tgt {
+            Some(Some(Target::Value(_, Type::External(n)))) => Some(n.clone()),
+            Some(Some(Target::Value(_, Type::Class(c)))) | Some(Some(Target::Class(c))) => {
+                Some(self.cx.table.class_name(*c).to_owned())
+            }
+            Some(Some(Target::External)) => site
+                .name
+                .rsplit_once('.')
+                .and_then(|(p, _)| p.rsplit('.').next().map(str::to_owned)),
+            _ => None,
+        };
+        self.call_site = Some(site);
         let cur_class = self.class;
         match tgt {
             // Unresolvable target: already diagnosed.
@@ -482,14 +502,20 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         want_result: bool,
         span: Span,
     ) -> (Expr, Type) {
-        // A method without body (`native`) is library code.
-        if self.cx.table.methods[m.index()].is_abstract {
-            let want = Some(self.cx.table.methods[m.index()].ret.sort());
-            return self.external_call(dest, want_result, want, span);
-        }
-        // Invoking a static method initialises its class.
+        // Invoking a static method initialises its class (JLS 12.4.1).
         if let Some(c) = self.cx.table.methods[m.index()].class {
             self.init_class(c, span);
+        }
+        // A method without body (`native`) is library code.
+        if self.cx.table.methods[m.index()].is_abstract {
+            let sig = &self.cx.table.methods[m.index()];
+            let want = Some(sig.ret.sort());
+            let tys: Vec<Type> = sig.params.iter().map(|(_, t, _)| t.clone()).collect();
+            if let Some(site) = self.call_site.as_mut() {
+                site.class = None;
+            }
+            self.protocol_handoff(&vals, &tys, span);
+            return self.external_call(dest, want_result, want, span);
         }
         if let Some(a) = self.call_args.take() {
             self.note_closure_targets(m, a);

@@ -11,6 +11,19 @@
 use super::*;
 use cfp_syntax::ast::ClosureKind;
 
+/// How a later call-back picks its receiver.
+#[derive(Clone, Copy)]
+struct Pick {
+    /// The receiver variable.
+    var: VarId,
+    /// The registry of escaped objects.
+    escapes: super::Escapes,
+    /// The first allocation of the run: objects below it existed before.
+    base: VarId,
+    /// No object of the program existed before the run.
+    closed: bool,
+}
+
 impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// After `t := new C`: the captured variables of closure class `c`, read here.
     pub(super) fn copy_captures(&mut self, t: VarId, c: ClassId, span: Span) {
@@ -258,35 +271,97 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             return;
         }
         self.cx.survey.escapes = true;
-        // Remember what escaped, for the calls after the entry returns.
-        if let Some(f) = self.cx.escaped_field {
+        self.cx
+            .survey
+            .escaping
+            .extend(calls.iter().map(|(_, c, ..)| *c));
+        // Register what escaped, for the calls after the entry returns.
+        if let Some(e) = self.cx.escapes {
             let mut seen: Vec<Expr> = Vec::new();
             for (a, ..) in &calls {
-                if seen.contains(a) {
-                    continue;
+                if !seen.contains(a) {
+                    seen.push(a.clone());
+                    self.register_escape(a, e, span);
                 }
-                seen.push(a.clone());
-                self.emit(
-                    Stmt::Assign {
-                        place: Place::Field {
-                            obj: a.clone(),
-                            field: f,
-                        },
-                        expr: Expr::Bool(true),
-                    },
-                    span,
-                );
             }
         }
         self.callback_loop(calls, None, span);
     }
 
+    /// `if (a != null && a is not registered) { %escapes += 1; a.%escaped := %escapes;
+    /// %escapes.%escapes := a }`.
+    fn register_escape(&mut self, a: &Expr, e: super::Escapes, span: Span) {
+        let count = Expr::Global(e.count);
+        let index = Expr::Field {
+            obj: Box::new(a.clone()),
+            field: e.index,
+        };
+        let registered = Expr::binary(
+            BinaryOp::And,
+            Expr::binary(
+                BinaryOp::And,
+                Expr::binary(BinaryOp::Le, Expr::Int(1), index.clone()),
+                Expr::binary(BinaryOp::Le, index.clone(), count.clone()),
+            ),
+            Expr::binary(
+                BinaryOp::Eq,
+                Expr::Field {
+                    obj: Box::new(index),
+                    field: e.list,
+                },
+                a.clone(),
+            ),
+        );
+        let skip = Expr::binary(
+            BinaryOp::Or,
+            Expr::binary(BinaryOp::Eq, a.clone(), Expr::Null),
+            registered,
+        );
+        let here = self.cur;
+        let done = self.fresh();
+        self.emit(Stmt::Assume(skip.clone()), span);
+        self.goto(done);
+        self.set(here);
+        self.emit(Stmt::Assume(skip.negate()), span);
+        let next = Expr::binary(BinaryOp::Add, count.clone(), Expr::Int(1));
+        self.emit(
+            Stmt::Assign {
+                place: Place::Global(e.count),
+                expr: next,
+            },
+            span,
+        );
+        self.emit(
+            Stmt::Assign {
+                place: Place::Field {
+                    obj: a.clone(),
+                    field: e.index,
+                },
+                expr: count.clone(),
+            },
+            span,
+        );
+        self.emit(
+            Stmt::Assign {
+                place: Place::Field {
+                    obj: count,
+                    field: e.list,
+                },
+                expr: a.clone(),
+            },
+            span,
+        );
+        self.goto(done);
+        self.set(done);
+    }
+
     /// `while (*) { one of calls }`; an exception of a callback goes on from here. With
-    /// `pick`, each round first picks the receiver: `o := *; assume o.%escaped`.
+    /// `pick`, each round first picks the receiver: `o := *; assume o.%escaped` (and
+    /// `o > base`, with a base).
     fn callback_loop(
         &mut self,
         calls: Vec<(Expr, ClassId, MethodId, bool)>,
-        pick: Option<(VarId, crate::ir::FieldId)>,
+        pick: Option<Pick>,
         span: Span,
     ) {
         let head = self.fresh();
@@ -294,15 +369,48 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         self.goto(head);
         self.set(head);
         self.skip_to(after);
-        if let Some((o, f)) = pick {
-            self.emit(Stmt::Havoc(Place::Var(o)), span);
+        if let Some(Pick {
+            var: o,
+            escapes: e,
+            base,
+            closed,
+        }) = pick
+        {
+            let here = self.cur;
+            let picked = self.fresh();
+            // A registered object: `i := *; assume 1 <= i <= %escapes; o := i.%escapes`.
+            let i = self.temp(Type::Int);
+            self.emit(Stmt::Havoc(Place::Var(i)), span);
             self.emit(
-                Stmt::Assume(Expr::Field {
-                    obj: Box::new(Expr::Var(o)),
-                    field: f,
-                }),
+                Stmt::Assume(Expr::binary(
+                    BinaryOp::And,
+                    Expr::binary(BinaryOp::Le, Expr::Int(1), Expr::Var(i)),
+                    Expr::binary(BinaryOp::Le, Expr::Var(i), Expr::Global(e.count)),
+                )),
                 span,
             );
+            self.emit(
+                Stmt::Assign {
+                    place: Place::Var(o),
+                    expr: Expr::Field {
+                        obj: Box::new(Expr::Var(i)),
+                        field: e.list,
+                    },
+                },
+                span,
+            );
+            self.goto(picked);
+            // An open world: also any object that existed before the run.
+            if !closed {
+                self.set(here);
+                self.emit(Stmt::Havoc(Place::Var(o)), span);
+                self.emit(
+                    Stmt::Assume(Expr::binary(BinaryOp::Lt, Expr::Var(o), Expr::Var(base))),
+                    span,
+                );
+                self.goto(picked);
+            }
+            self.set(picked);
         }
         let body = self.cur;
         for (recv, c, m, test) in calls {
@@ -339,20 +447,36 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         self.set(after);
     }
 
-    /// After the entry returns: library code may call back any closure it received.
-    pub(super) fn later_callbacks(&mut self, span: Span) {
-        let Some(f) = self.cx.escaped_field else {
+    /// After the entry returns: library code may call back any closure it received (in
+    /// an open world, `closed` false, also one that existed before the run, below `base`).
+    pub(super) fn later_callbacks(&mut self, base: VarId, closed: bool, span: Span) {
+        let Some(escapes) = self.cx.escapes else {
             return;
         };
         let o = self.temp(Type::External("Object".to_owned()));
         let mut calls = Vec::new();
+        // In a closed world, only objects of the classes that some code of the program
+        // hands to library code.
+        let escaping = match (closed, self.cx.facts()) {
+            (true, Some(f)) => Some(f.escaping.clone()),
+            _ => None,
+        };
         for (c, ms) in self.callback_candidates(&Type::Unknown) {
+            if escaping.as_ref().is_some_and(|e| !e.contains(&c)) {
+                continue;
+            }
             for m in ms {
                 calls.push((Expr::Var(o), c, m, true));
             }
         }
         if !calls.is_empty() {
-            self.callback_loop(calls, Some((o, f)), span);
+            let pick = Pick {
+                var: o,
+                escapes,
+                base,
+                closed,
+            };
+            self.callback_loop(calls, Some(pick), span);
         }
     }
 

@@ -146,6 +146,47 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         self.cur = n;
     }
 
+    /// A temporary holding a value the JVM computes from `source` but the analysis does
+    /// not track ([`Stmt::Opaque`]).
+    pub(super) fn opaque(&mut self, ty: Type, source: crate::ir::OpaqueSource, span: Span) -> Expr {
+        let t = self.temp(ty);
+        self.emit(Stmt::Opaque { var: t, source }, span);
+        Expr::Var(t)
+    }
+
+    /// `t := new T[len]` (its contents are not tracked; its length is, when read).
+    pub(super) fn new_array(&mut self, ty: Type, len: Option<Expr>, span: Span) -> VarId {
+        let t = self.temp(ty);
+        self.fresh_objects.push(t);
+        self.emit(
+            Stmt::Alloc {
+                var: t,
+                kind: AllocKind::Array,
+            },
+            span,
+        );
+        if let (Some(f), Some(len)) = (self.cx.length_field, len) {
+            self.emit(
+                Stmt::Assign {
+                    place: Place::Field {
+                        obj: Expr::Var(t),
+                        field: f,
+                    },
+                    expr: len,
+                },
+                span,
+            );
+        }
+        t
+    }
+
+    /// A non-null object the analysis does not track (a string): arbitrary.
+    pub(super) fn some_object(&mut self, ty: Type, span: Span) -> Expr {
+        let v = self.havoc_temp(ty, span);
+        self.assume_exists(&v, span);
+        v
+    }
+
     pub(super) fn havoc_temp(&mut self, ty: Type, span: Span) -> Expr {
         let t = self.temp(ty);
         self.emit(Stmt::Havoc(Place::Var(t)), span);
@@ -233,7 +274,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 }
             }
         };
-        self.havoc_temp(t, span)
+        self.opaque(t, crate::ir::OpaqueSource::Of(vec![e]), span)
     }
 
     /// Save `e` in a temporary unless it is a constant or a temporary already.

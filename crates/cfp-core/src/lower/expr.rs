@@ -2,6 +2,7 @@
 //! ([`AssignTarget`]), assignments and `++`/`--`.
 
 use super::*;
+use crate::ir::OpaqueSource;
 
 impl<'c, 'a> MethodLowerer<'c, 'a> {
     // ---------------------------------------------------------------- expressions
@@ -169,18 +170,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             ExprKind::Char(c) => (Expr::Int(i64::from(*c)), Type::Int),
             ExprKind::Bool(b) => (Expr::Bool(*b), Type::Bool),
             ExprKind::Null => (Expr::Null, Type::Null),
-            ExprKind::Float(_) => (self.havoc_temp(Type::Float, span), Type::Float),
+            ExprKind::Float(_) => (
+                self.opaque(Type::Float, OpaqueSource::Constant, span),
+                Type::Float,
+            ),
             ExprKind::String(_) => {
                 let ty = Type::External("String".into());
-                (self.havoc_temp(ty.clone(), span), ty)
+                (self.some_object(ty.clone(), span), ty)
             }
             ExprKind::Closure(c) => self.closure(c, span),
             ExprKind::ClassLiteral(_) => {
                 // An opaque, non-null object (its identity matters to no protocol).
                 let ty = Type::External("Class".into());
-                let v = self.havoc_temp(ty.clone(), span);
-                self.assume_exists(&v, span);
-                (v, ty)
+                (self.some_object(ty.clone(), span), ty)
             }
             ExprKind::Nondet => {
                 let ty = if want == Some(Sort::Bool) {
@@ -210,6 +212,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     }
                 },
                 NameRes::Global(g, t) => {
+                    if let Some(init) = self.constant_of(g) {
+                        return self.constant_read(init, t, span);
+                    }
                     self.init_static(g, span);
                     (Expr::Global(g), t)
                 }
@@ -291,24 +296,34 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 rank,
                 init,
             } => {
+                let mut lengths = Vec::new();
                 for d in dims {
-                    self.expr(d, Some(Sort::Int));
+                    let (v, _) = self.expr(d, Some(Sort::Int));
+                    lengths.push(v);
                 }
                 for i in init.iter().flatten() {
                     self.expr(i, None);
+                }
+                // A negative size throws.
+                for l in &lengths {
+                    if !matches!(l, Expr::Int(k) if *k >= 0) {
+                        self.check_implicit(
+                            Expr::binary(BinaryOp::Lt, l.clone(), Expr::Int(0)),
+                            "NegativeArraySizeException",
+                            span,
+                        );
+                    }
                 }
                 let mut ty = self.cx.table.resolve(elem);
                 for _ in 0..(*rank).max(1) {
                     ty = Type::Array(Box::new(ty));
                 }
-                let t = self.temp(ty.clone());
-                self.emit(
-                    Stmt::Alloc {
-                        var: t,
-                        kind: AllocKind::Array,
-                    },
-                    span,
-                );
+                let len = match (lengths.first(), init) {
+                    (Some(l), _) => Some(l.clone()),
+                    (None, Some(items)) => Some(Expr::Int(items.len() as i64)),
+                    (None, None) => None,
+                };
+                let t = self.new_array(ty.clone(), len, span);
                 (Expr::Var(t), ty)
             }
             ExprKind::ArrayLiteral(_) => {
@@ -329,9 +344,21 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     _ => Type::Unknown,
                 };
                 if elem == Type::Unknown {
-                    return self.unknown_value(want, span);
+                    let ty = if want == Some(Sort::Bool) {
+                        Type::Bool
+                    } else {
+                        Type::Unknown
+                    };
+                    let v = self.opaque(ty.clone(), OpaqueSource::Element(a), span);
+                    if let (Some(s), Expr::Var(x)) = (want, &v) {
+                        self.vars[x.index()].sort = s;
+                    }
+                    return (v, ty);
                 }
-                (self.havoc_temp(elem.clone(), span), elem)
+                (
+                    self.opaque(elem.clone(), OpaqueSource::Element(a), span),
+                    elem,
+                )
             }
             ExprKind::Unary { op, operand } => match op {
                 UnaryOp::Not => {
@@ -346,7 +373,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 _ => {
                     let (v, t) = self.expr(operand, Some(Sort::Int));
                     if t == Type::Float {
-                        (self.havoc_temp(Type::Float, span), Type::Float)
+                        (
+                            self.opaque(Type::Float, OpaqueSource::Of(vec![v]), span),
+                            Type::Float,
+                        )
                     } else if *op == UnaryOp::Plus {
                         (v, Type::Int)
                     } else {
@@ -450,7 +480,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let cty = self.cx.table.resolve(ty);
                 let (v, vt) = self.expr(operand, Some(cty.sort()));
                 if vt == Type::Float && cty == Type::Int {
-                    return (self.havoc_temp(Type::Int, span), Type::Int);
+                    return (
+                        self.opaque(Type::Int, OpaqueSource::Of(vec![v]), span),
+                        Type::Int,
+                    );
                 }
                 let v = self.coerce(v, cty.sort(), &cty, span);
                 (v, cty)
@@ -494,9 +527,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         match op {
             Add if lt.is_string() || rt.is_string() => {
                 let ty = Type::External("String".into());
-                (self.havoc_temp(ty.clone(), span), ty)
+                (self.some_object(ty.clone(), span), ty)
             }
-            Lt | Le | Gt | Ge if float => (self.havoc_temp(Type::Bool, span), Type::Bool),
+            Lt | Le | Gt | Ge if float => (
+                self.opaque(Type::Bool, OpaqueSource::Of(vec![l, r]), span),
+                Type::Bool,
+            ),
             Lt | Le | Gt | Ge => (Expr::binary(op, l, r), Type::Bool),
             Eq | Ne => {
                 let (ls, rs) = (self.sort_of(&l), self.sort_of(&r));
@@ -505,8 +541,13 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let primitive = |t: &Type| matches!(t, Type::Int | Type::Bool | Type::Float);
                 let boxed_null =
                     (*lt == Type::Null && primitive(rt)) || (*rt == Type::Null && primitive(lt));
-                if float || boxed_null || (ls == Sort::Bool) != (rs == Sort::Bool) {
+                if boxed_null {
                     (self.havoc_temp(Type::Bool, span), Type::Bool)
+                } else if float || (ls == Sort::Bool) != (rs == Sort::Bool) {
+                    (
+                        self.opaque(Type::Bool, OpaqueSource::Of(vec![l, r]), span),
+                        Type::Bool,
+                    )
                 } else {
                     (Expr::binary(op, l, r), Type::Bool)
                 }
@@ -521,7 +562,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let r = self.coerce(r, Sort::Bool, &Type::Bool, span);
                 (Expr::binary(op, l, r), Type::Bool)
             }
-            _ if float => (self.havoc_temp(Type::Float, span), Type::Float),
+            _ if float => (
+                self.opaque(Type::Float, OpaqueSource::Of(vec![l, r]), span),
+                Type::Float,
+            ),
             _ => {
                 let l = self.coerce(l, Sort::Int, &Type::Int, span);
                 let r = self.coerce(r, Sort::Int, &Type::Int, span);
@@ -549,8 +593,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             None => self.unknown_value(want, span),
             Some(Target::Class(c)) => match self.cx.table.lookup_static(c, &name.name) {
                 Some(g) => {
+                    let t = self.cx.global_types[g.index()].clone();
+                    if let Some(init) = self.constant_of(g) {
+                        return self.constant_read(init, t, span);
+                    }
                     self.init_static(g, span);
-                    (Expr::Global(g), self.cx.global_types[g.index()].clone())
+                    (Expr::Global(g), t)
                 }
                 None if self.cx.table.has_external_ancestor(c) => self.unknown_value(want, span),
                 None => {
@@ -597,13 +645,20 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         match &ot {
             Type::Array(_) if name.name == "length" => {
                 self.assume_nonnull(&o, span);
-                let t = self.temp(Type::Int);
-                self.emit(Stmt::Havoc(Place::Var(t)), span);
+                self.cx.survey.needs_lengths = true;
+                let len = match self.cx.length_field {
+                    Some(f) => Expr::Field {
+                        obj: Box::new(o),
+                        field: f,
+                    },
+                    None => self.havoc_temp(Type::Int, span),
+                };
+                // An array from outside the program has some length.
                 self.emit(
-                    Stmt::Assume(Expr::binary(BinaryOp::Ge, Expr::Var(t), Expr::Int(0))),
+                    Stmt::Assume(Expr::binary(BinaryOp::Ge, len.clone(), Expr::Int(0))),
                     span,
                 );
-                (Expr::Var(t), Type::Int)
+                (len, Type::Int)
             }
             Type::Class(c) => {
                 let c = *c;
@@ -619,8 +674,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     );
                 }
                 if let Some(g) = self.cx.table.lookup_static(c, &name.name) {
+                    let t = self.cx.global_types[g.index()].clone();
+                    if let Some(init) = self.constant_of(g) {
+                        return self.constant_read(init, t, span);
+                    }
                     self.init_static(g, span);
-                    return (Expr::Global(g), self.cx.global_types[g.index()].clone());
+                    return (Expr::Global(g), t);
                 }
                 if self.cx.table.has_external_ancestor(c) {
                     self.assume_nonnull(&o, span);
@@ -836,6 +895,23 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
     }
 
+    /// The initialiser of `g` when `g` is a constant variable (javac inlines its value at
+    /// every read, in its own class too).
+    fn constant_of(&self, g: GlobalId) -> Option<&'a ast::Expr> {
+        self.cx
+            .table
+            .global_constants
+            .get(g.index())
+            .copied()
+            .flatten()
+    }
+
+    /// A read of a constant variable: its value, as javac inlines it (no initialisation).
+    fn constant_read(&mut self, init: &'a ast::Expr, t: Type, span: Span) -> (Expr, Type) {
+        let (v, _) = self.expr(init, Some(t.sort()));
+        (self.coerce(v, t.sort(), &t, span), t)
+    }
+
     /// A static field of its class is used: the class is initialised first.
     pub(super) fn init_static(&mut self, g: GlobalId, span: Span) {
         if let Some(GlobalKind::Static { class }) =
@@ -848,13 +924,35 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// `v instanceof T`: not null, and of a class below `T` by its runtime type (where
     /// that is not known, an arbitrary answer).
     pub(super) fn instance_of(&mut self, v: Expr, target: &Type, span: Span) -> (Expr, Type) {
-        let test = self.type_test(v.clone(), target, false);
-        if test.yes.is_none() && test.no.is_none() {
-            return (self.havoc_temp(Type::Bool, span), Type::Bool);
+        self.cx.survey.needs_types = true;
+        if let Type::External(n) = target {
+            self.cx.survey.outside.insert(n.clone());
         }
-        let mut holds = test.yes.unwrap_or(Expr::Bool(false));
-        if let Some(u) = test.unknown {
+        let (Some(f), Some(universe)) = (
+            self.cx.type_field,
+            self.cx.facts().and_then(|f| f.types.as_ref()),
+        ) else {
+            return (self.havoc_temp(Type::Bool, span), Type::Bool);
+        };
+        let p = universe.partition(&self.cx.table, target, false);
+        let n = universe.len();
+        let t = Expr::Field {
+            obj: Box::new(v.clone()),
+            field: f,
+        };
+        let mut holds = types::in_codes(t.clone(), &p.yes);
+        // An object of a known class whose place below `T` is not known: determined by
+        // the program, but not here.
+        if !p.unknown.is_empty() {
+            let h = self.opaque(Type::Bool, OpaqueSource::Constant, span);
+            let u = types::in_codes(t.clone(), &p.unknown);
+            holds = Expr::binary(BinaryOp::Or, holds, Expr::binary(BinaryOp::And, u, h));
+        }
+        // An object the program did not allocate: of no class of the program, of any
+        // class outside it.
+        if !matches!(target, Type::Class(_)) {
             let h = self.havoc_temp(Type::Bool, span);
+            let u = types::uncoded(t, n);
             holds = Expr::binary(BinaryOp::Or, holds, Expr::binary(BinaryOp::And, u, h));
         }
         (

@@ -43,6 +43,10 @@ pub(super) struct Survey {
     pub closure_targets: std::collections::BTreeMap<usize, cfp_syntax::ast::TypeRef>,
     /// A closure is handed to library code somewhere (it may call it back later).
     pub escapes: bool,
+    /// The classes of the program whose objects may be handed to library code.
+    pub escaping: BTreeSet<crate::ir::ClassId>,
+    /// Some code reads the length of an array.
+    pub needs_lengths: bool,
 }
 
 /// The settled program-wide facts of the final lowering.
@@ -58,6 +62,10 @@ pub(super) struct Facts {
     pub exceptions: bool,
     /// `%escaped` exists: closures handed to library code are called back at the end.
     pub escapes: bool,
+    /// The classes of the program whose objects may be handed to library code.
+    pub escaping: BTreeSet<crate::ir::ClassId>,
+    /// `%length` exists: arrays' lengths are tracked.
+    pub lengths: bool,
 }
 
 impl Facts {
@@ -118,6 +126,8 @@ impl Facts {
             types,
             exceptions,
             escapes: survey.escapes,
+            escaping: survey.escaping.clone(),
+            lengths: survey.needs_lengths,
         }
     }
 }

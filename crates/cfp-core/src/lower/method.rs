@@ -5,9 +5,11 @@ use super::*;
 
 pub(super) fn lower_method<'a>(cx: &mut ProgramLowerer<'a>, sig: &MethodSig<'a>) -> MethodCfa {
     let mut fb = new_method_lowerer(cx, sig.id, sig.class, sig.is_static);
-    if let MethodSource::Method(md) = sig.source {
-        fb.throws = md_throws(&fb, md);
-    }
+    fb.throws = match sig.source {
+        MethodSource::Method(md) => md.throws.iter().map(|t| fb.cx.table.resolve(t)).collect(),
+        MethodSource::Ctor(cd) => cd.throws.iter().map(|t| fb.cx.table.resolve(t)).collect(),
+        _ => Vec::new(),
+    };
     let written: Vec<&cfp_syntax::ast::TypeRef> = match sig.source {
         MethodSource::Method(md) => md.params.iter().map(|p| &p.ty).collect(),
         MethodSource::Ctor(cd) => cd.params.iter().map(|p| &p.ty).collect(),
@@ -51,12 +53,6 @@ pub(super) fn lower_method<'a>(cx: &mut ProgramLowerer<'a>, sig: &MethodSig<'a>)
     fb.finish(sig, nparams)
 }
 
-/// The types a method declares it throws.
-fn md_throws(fb: &MethodLowerer<'_, '_>, md: &cfp_syntax::ast::MethodDecl) -> Vec<Type> {
-    let _ = (fb, md);
-    Vec::new()
-}
-
 pub(super) fn lower_root(
     cx: &mut ProgramLowerer<'_>,
     sig: &MethodSig<'_>,
@@ -64,11 +60,33 @@ pub(super) fn lower_root(
 ) -> MethodCfa {
     let mut fb = new_method_lowerer(cx, sig.id, None, true);
     let span = Span::default();
+    // A closed world (a static entry such as `main` without objects of the program among
+    // its parameters): no object of the program exists before the run. Objects below
+    // `%base`, an allocation made first, existed before the run.
+    let closed = entry.is_some_and(|e| {
+        let esig = &fb.cx.table.methods[e.index()];
+        esig.is_static
+            && esig
+                .params
+                .iter()
+                .all(|(_, t, _)| !matches!(t, Type::Class(_)))
+    });
+    let base = fb.cx.escapes.is_some().then(|| {
+        let b = fb.new_var("%base", Type::External("Object".to_owned()), VarKind::Local);
+        fb.emit(
+            Stmt::Alloc {
+                var: b,
+                kind: AllocKind::External("Object".to_owned()),
+            },
+            span,
+        );
+        b
+    });
     for g in 0..fb.cx.globals.len() {
         let gd = &fb.cx.globals[g];
         let init = match gd.kind {
             GlobalKind::Static { .. } | GlobalKind::Exception => Some(gd.sort.default_value()),
-            GlobalKind::InitState { .. } => Some(Expr::Int(0)),
+            GlobalKind::InitState { .. } | GlobalKind::EscapeCount => Some(Expr::Int(0)),
             GlobalKind::Wildcard(_) => None,
         };
         if let Some(value) = init {
@@ -130,7 +148,9 @@ pub(super) fn lower_root(
             _ => Span::default(),
         };
         fb.call_edge(e, args, None, call_span);
-        fb.later_callbacks(call_span);
+        if let Some(base) = base {
+            fb.later_callbacks(base, closed, call_span);
+        }
     }
     let exit = fb.exit;
     fb.goto(exit);

@@ -86,6 +86,7 @@ mod eager;
 mod exceptions;
 mod expr;
 mod facts;
+mod handoff;
 mod init;
 mod method;
 mod overloads;
@@ -240,12 +241,26 @@ pub fn lower_program(
             span: Span::default(),
         });
     }
-    if let Some(f) = cx.escaped_field {
+    if let Some(e) = cx.escapes {
+        for (id, name, sort) in [
+            (e.index, "%escaped", Sort::Int),
+            (e.list, "%escapes", Sort::Ref),
+        ] {
+            fields.push(crate::ir::FieldDef {
+                id,
+                class: ClassId(u32::MAX),
+                name: name.to_owned(),
+                sort,
+                span: Span::default(),
+            });
+        }
+    }
+    if let Some(f) = cx.length_field {
         fields.push(crate::ir::FieldDef {
             id: f,
             class: ClassId(u32::MAX),
-            name: "%escaped".to_owned(),
-            sort: Sort::Bool,
+            name: "%length".to_owned(),
+            sort: Sort::Int,
             span: Span::default(),
         });
     }
@@ -311,6 +326,19 @@ fn dedup(ds: Vec<Diagnostic>) -> Vec<Diagnostic> {
     out
 }
 
+/// The registry of objects handed to library code (what it may call back after the
+/// entry returns): `%escapes` counts them, the `k`-th is `k.%escapes` (a field used as
+/// an array indexed by `1..=%escapes`), and an object's own `%escaped` is its index.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Escapes {
+    /// `o.%escaped`: the index of `o` in the registry (valid when `k.%escapes == o`).
+    pub index: crate::ir::FieldId,
+    /// `k.%escapes`: the `k`-th registered object.
+    pub list: crate::ir::FieldId,
+    /// `%escapes`: how many objects are registered.
+    pub count: GlobalId,
+}
+
 /// Program-wide lowering state.
 struct ProgramLowerer<'a> {
     table: ClassTable<'a>,
@@ -346,7 +374,9 @@ struct ProgramLowerer<'a> {
     /// Per class, its closure number when it is a closure class.
     closure_of: Vec<Option<usize>>,
     /// `%escaped`, when closures are handed to library code.
-    escaped_field: Option<crate::ir::FieldId>,
+    escapes: Option<Escapes>,
+    /// `%length`, when some code reads an array's length.
+    length_field: Option<crate::ir::FieldId>,
 }
 
 impl<'a> ProgramLowerer<'a> {
@@ -418,8 +448,29 @@ impl<'a> ProgramLowerer<'a> {
             Stage::Survey => true,
             Stage::Final(f) => f.escapes,
         };
-        let escaped_field =
-            escapes.then(|| crate::ir::FieldId(table.fields.len() as u32 + u32::from(types)));
+        let escaped_base = table.fields.len() as u32 + u32::from(types);
+        let escapes = escapes.then(|| {
+            let count = GlobalId(globals.len() as u32);
+            globals.push(GlobalDef {
+                id: count,
+                name: "%escapes".to_owned(),
+                sort: Sort::Int,
+                kind: GlobalKind::EscapeCount,
+                span: Span::default(),
+            });
+            global_types.push(Type::Int);
+            Escapes {
+                index: crate::ir::FieldId(escaped_base),
+                list: crate::ir::FieldId(escaped_base + 1),
+                count,
+            }
+        });
+        let lengths = match &stage {
+            Stage::Survey => true,
+            Stage::Final(f) => f.lengths,
+        };
+        let length_field = lengths
+            .then(|| crate::ir::FieldId(escaped_base + if escapes.is_some() { 2 } else { 0 }));
         let closure_of = table
             .classes
             .iter()
@@ -449,7 +500,8 @@ impl<'a> ProgramLowerer<'a> {
             library_throws: opts.library_throws,
             closures: closures.to_vec(),
             closure_of,
-            escaped_field,
+            escapes,
+            length_field,
         }
     }
 
@@ -724,6 +776,8 @@ struct MethodLowerer<'c, 'a> {
     throws: Vec<Type>,
     /// The arguments (as written) of the call being lowered.
     call_args: Option<&'a [ast::Expr]>,
+    /// The call being lowered, by name (for [`MethodLowerer::protocol_handoff`]).
+    call_site: Option<handoff::CallSite>,
     /// Their Java static types (for overload resolution).
     call_jtypes: Option<Vec<crate::classes::jtypes::JType>>,
     /// The Java static type of each variable (for overload resolution).
@@ -768,6 +822,7 @@ fn new_method_lowerer<'c, 'a>(
         throw_exit,
         throws: Vec::new(),
         call_args: None,
+        call_site: None,
         call_jtypes: None,
         var_jtypes: Vec::new(),
     };

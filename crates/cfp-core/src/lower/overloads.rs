@@ -196,20 +196,13 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         if k == 0 || vals.len() + 1 < k {
             return vals;
         }
-        vals.truncate(k - 1);
         let ty = self.cx.table.methods[m.index()]
             .params
             .last()
             .map_or(Type::Unknown, |p| p.1.clone());
-        let t = self.temp(ty);
-        self.fresh_objects.push(t);
-        self.emit(
-            Stmt::Alloc {
-                var: t,
-                kind: AllocKind::Array,
-            },
-            span,
-        );
+        let n = vals.len() + 1 - k;
+        vals.truncate(k - 1);
+        let t = self.new_array(ty, Some(Expr::Int(n as i64)), span);
         vals.push(Expr::Var(t));
         vals
     }

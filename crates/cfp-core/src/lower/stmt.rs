@@ -471,12 +471,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             for i in items {
                 self.expr(i, None);
             }
-            let t = self.temp(declared.clone());
-            self.emit(
-                Stmt::Alloc {
-                    var: t,
-                    kind: AllocKind::Array,
-                },
+            let t = self.new_array(
+                declared.clone(),
+                Some(Expr::Int(items.len() as i64)),
                 init.span,
             );
             return (Expr::Var(t), declared.clone());

@@ -91,7 +91,7 @@ impl Effects {
                                     }
                                     Place::Var(_) => {}
                                 },
-                                Stmt::Assume(_) | Stmt::Alloc { .. } => {}
+                                Stmt::Assume(_) | Stmt::Alloc { .. } | Stmt::Opaque { .. } => {}
                                 // A path through an approximation is reported as such:
                                 // its method stays, as one with an event would.
                                 Stmt::Approx(_) => fx.emits[i] = true,
@@ -250,6 +250,23 @@ impl Relevance {
                             }
                         }
                         Stmt::Alloc { .. } | Stmt::Approx(_) => {}
+                        // What an opaque value is computed from tells whether a path
+                        // that turns on it is certain: it stays with the value.
+                        Stmt::Opaque { var, source } => {
+                            if self.var(m, *var) {
+                                match source {
+                                    crate::ir::OpaqueSource::Constant => {}
+                                    crate::ir::OpaqueSource::Of(es) => {
+                                        for e in es {
+                                            changed |= self.reads(m, e);
+                                        }
+                                    }
+                                    crate::ir::OpaqueSource::Element(a) => {
+                                        changed |= self.reads(m, a);
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
             }

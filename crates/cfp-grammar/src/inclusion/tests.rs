@@ -410,3 +410,24 @@ fn program_grammar_timing() {
         }
     );
 }
+
+#[test]
+fn shortest_word_is_a_derivation_of_a_shortest_word_or_none() {
+    let gg = g("S -> $1.a() S $1.b() | A; A -> $1.c() A | ε;");
+    let w = shortest_word(&gg).expect("not empty");
+    assert!(w.word.is_empty(), "{:?}", w.word_names);
+    assert!(crate::earley::is_derivation_of(
+        &gg,
+        &w.derivation,
+        gg.start
+    ));
+    let gg = g("S -> $1.a() S $1.b() | $1.a() T; T -> $1.b() $1.b() | $1.c() T;");
+    let w = shortest_word(&gg).expect("not empty");
+    assert_eq!(w.word_names, ["$1.a()", "$1.b()", "$1.b()"]);
+    assert!(crate::earley::is_derivation_of(
+        &gg,
+        &w.derivation,
+        gg.start
+    ));
+    assert!(shortest_word(&g("S -> $1.a() S;")).is_none());
+}

@@ -1,0 +1,338 @@
+//! The concrete run of a feasible counterexample: the interpreter ([`crate::interp`])
+//! follows the counterexample's path with the values of the solver's model. The run
+//! confirms that the path is an execution of the program model that completes with the
+//! reported word, and tells what the solver could not: whether the path goes through an
+//! approximated construct ([`crate::ir::Stmt::Approx`]) or turns on a value the analysis
+//! does not track (an opaque value, [`crate::ir::VarKind::Opaque`]) — then the
+//! violation is only possible, not certain.
+//!
+//! Addresses: the model numbers objects from its initial `%alloc` (`base`); the
+//! interpreter from 0. An object the run allocates (or library code returns past the
+//! last allocation) has the interpreter address `model − base`; one that existed before
+//! the run a negative one (`model − base − 1`), so no allocation reuses it.
+
+use crate::encode::{Encoder, ALLOC};
+use crate::interp::{self, EdgeQuery, Oracle, Step, ValueQuery, ValueSource};
+use crate::ir::{Edge, MethodId, Place, Program, Sort, Stmt};
+use crate::trace::{EncodedTrace, Trace, TraceStep};
+use cfp_smt::{Model, Term, TermKind, Value};
+use std::collections::BTreeMap;
+
+/// The concrete run of a counterexample, or why there is none.
+pub(crate) fn run_counterexample(
+    program: &Program,
+    enc: &Encoder<'_>,
+    trace: &Trace,
+    encoded: &EncodedTrace,
+    model: &Model,
+) -> Result<interp::Run, String> {
+    let mut oracle = ModelOracle::new(program, enc, trace, encoded, model)?;
+    let limits = interp::Limits {
+        max_steps: oracle.edges.len() + 16,
+        max_depth: trace.steps.len() + 8,
+    };
+    match interp::run(program, &mut oracle, limits) {
+        Ok(_) if oracle.diverged => Err(format!(
+            "the concrete run left the path after {} of {} edges",
+            oracle.next_edge,
+            oracle.edges.len()
+        )),
+        Ok(run) if !run.completed => Err("the concrete run did not complete".to_owned()),
+        Ok(_) if oracle.next_edge < oracle.edges.len() => Err(format!(
+            "the concrete run completed after {} of {} edges",
+            oracle.next_edge,
+            oracle.edges.len()
+        )),
+        Ok(run) => Ok(run),
+        Err(e) => Err(format!(
+            "the concrete run stopped after {} of {} edges: {e}",
+            oracle.next_edge,
+            oracle.edges.len()
+        )),
+    }
+}
+
+/// Answers the interpreter's questions from the path and the model.
+struct ModelOracle<'t> {
+    /// The path's edges (calls included, returns implicit).
+    edges: Vec<(MethodId, usize)>,
+    /// For each edge, the trace position before it.
+    position_of: Vec<usize>,
+    encoded: &'t EncodedTrace,
+    model: &'t Model,
+    enc: &'t Encoder<'t>,
+    /// The model's value of each havoc, by (edge, rank among the edge's havocs).
+    havocs: BTreeMap<(usize, usize), Value>,
+    /// The model's `%alloc` after each havoc of a reference, by (edge, rank).
+    allocs: BTreeMap<(usize, usize), i128>,
+    base: i128,
+    next_edge: usize,
+    rank: usize,
+    /// Set when a ref havoc was answered: the interpreter then asks for `%alloc`.
+    last_ref_havoc: Option<(usize, usize)>,
+    diverged: bool,
+}
+
+fn int_of(v: &Value) -> Option<i128> {
+    match v {
+        Value::Int(i) => Some(*i),
+        _ => None,
+    }
+}
+
+impl<'t> ModelOracle<'t> {
+    fn new(
+        program: &'t Program,
+        enc: &'t Encoder<'t>,
+        trace: &Trace,
+        encoded: &'t EncodedTrace,
+        model: &'t Model,
+    ) -> Result<Self, String> {
+        let mut edges = Vec::new();
+        let mut position_of = Vec::new();
+        let mut havocs = BTreeMap::new();
+        let mut allocs = BTreeMap::new();
+        for (i, step) in trace.steps.iter().enumerate() {
+            let (method, edge) = match *step {
+                TraceStep::Intra { method, edge }
+                | TraceStep::Api { method, edge }
+                | TraceStep::Call { method, edge } => (method, edge),
+                TraceStep::Return { .. } => continue,
+            };
+            let k = edges.len();
+            edges.push((method, edge.index()));
+            position_of.push(i);
+            // The havocs of a block: re-encode it statement by statement from the
+            // position before it (the same fresh names as the trace's encoding).
+            if let (TraceStep::Intra { .. }, Ok(Edge::Block(stmts))) =
+                (step, enc.edge(method, edge))
+            {
+                let Some(pos) = encoded.positions.get(i) else {
+                    continue;
+                };
+                let mut names = pos.names.clone();
+                let mut rank = 0;
+                for s in stmts {
+                    let before = names.clone();
+                    enc.stmt(method, &s.node, &mut names)
+                        .map_err(|e| format!("re-encoding step {i}: {e}"))?;
+                    let place = match &s.node {
+                        Stmt::Havoc(place) => place.clone(),
+                        Stmt::Opaque { var, .. } => Place::Var(*var),
+                        _ => continue,
+                    };
+                    let place = &place;
+                    let cfa = program
+                        .method(method)
+                        .ok_or_else(|| format!("method {}", method.0))?;
+                    let sort = program.place_sort(cfa, place);
+                    let value = match place {
+                        Place::Field { obj, field } => {
+                            let o = enc
+                                .expr(method, obj, &before)
+                                .ok()
+                                .and_then(|t| eval(model, &t));
+                            let arr = enc
+                                .symbols()
+                                .field(*field)
+                                .ok()
+                                .and_then(|(n, _)| names.get(n).ok().cloned())
+                                .and_then(|t| eval(model, &t));
+                            match (arr, o.as_ref().and_then(int_of)) {
+                                (Some(a), Some(o)) => select(&a, o),
+                                _ => None,
+                            }
+                        }
+                        _ => {
+                            let sym = match place {
+                                Place::Var(v) => {
+                                    enc.symbols().local(method, *v).ok().map(|s| s.0.clone())
+                                }
+                                Place::Global(g) => {
+                                    enc.symbols().global(*g).ok().map(|s| s.0.clone())
+                                }
+                                Place::Field { .. } => None,
+                            };
+                            sym.and_then(|n| names.get(&n).ok().cloned())
+                                .and_then(|t| eval(model, &t))
+                        }
+                    };
+                    if let Some(v) = value {
+                        havocs.insert((k, rank), v);
+                    }
+                    if sort == Sort::Ref {
+                        if let Some(a) = names.get(ALLOC).ok().and_then(|t| eval(model, t)) {
+                            if let Some(a) = int_of(&a) {
+                                allocs.insert((k, rank), a);
+                            }
+                        }
+                    }
+                    rank += 1;
+                }
+            }
+        }
+        let base = encoded
+            .positions
+            .first()
+            .and_then(|p| p.names.get(ALLOC).ok())
+            .and_then(|t| eval(model, t))
+            .and_then(|v| int_of(&v))
+            .unwrap_or(0);
+        Ok(ModelOracle {
+            edges,
+            position_of,
+            encoded,
+            model,
+            enc,
+            havocs,
+            allocs,
+            base,
+            next_edge: 0,
+            rank: 0,
+            last_ref_havoc: None,
+            diverged: false,
+        })
+    }
+
+    /// A model address as the interpreter numbers objects.
+    fn address(&self, a: i128) -> i64 {
+        let r = if a == 0 {
+            0
+        } else if a > self.base {
+            a - self.base
+        } else {
+            a - self.base - 1
+        };
+        i64::try_from(r).unwrap_or(i64::MIN)
+    }
+
+    /// The model address of an interpreter address.
+    fn model_address(&self, a: i64) -> i128 {
+        let a = i128::from(a);
+        if a == 0 {
+            0
+        } else if a > 0 {
+            a + self.base
+        } else {
+            a + self.base + 1
+        }
+    }
+
+    fn to_interp(&self, v: &Value, sort: Sort) -> Option<interp::Value> {
+        match (v, sort) {
+            (Value::Bool(b), Sort::Bool) => Some(interp::Value::Bool(*b)),
+            (Value::Int(i), Sort::Ref) => Some(interp::Value::Int(self.address(*i))),
+            (Value::Int(i), Sort::Int) => i64::try_from(*i).ok().map(interp::Value::Int),
+            _ => None,
+        }
+    }
+
+    fn default(sort: Sort) -> interp::Value {
+        match sort {
+            Sort::Bool => interp::Value::Bool(false),
+            _ => interp::Value::Int(0),
+        }
+    }
+
+    /// The SSA term of `symbol` at the position before the current edge.
+    fn term_here(&self, symbol: &str) -> Option<Term> {
+        let i = self.position_of.get(self.next_edge).copied()?;
+        self.encoded
+            .positions
+            .get(i)?
+            .names
+            .get(symbol)
+            .ok()
+            .cloned()
+    }
+}
+
+impl Oracle for ModelOracle<'_> {
+    fn value(&mut self, q: &ValueQuery) -> Option<interp::Value> {
+        let v = match &q.source {
+            ValueSource::GlobalInit(g) => {
+                let sym = self.enc.symbols().global(*g).ok()?.0.clone();
+                self.encoded
+                    .positions
+                    .first()
+                    .and_then(|p| p.names.get(&sym).ok())
+                    .and_then(|t| eval(self.model, t))
+            }
+            ValueSource::Havoc { .. } => {
+                let key = (self.next_edge, self.rank);
+                self.rank += 1;
+                if q.sort == Sort::Ref {
+                    self.last_ref_havoc = Some(key);
+                }
+                self.havocs.get(&key).cloned()
+            }
+            ValueSource::FieldInit { field, obj } => {
+                let sym = self.enc.symbols().field(*field).ok()?.0.clone();
+                let arr = self
+                    .encoded
+                    .positions
+                    .first()
+                    .and_then(|p| p.names.get(&sym).ok())
+                    .and_then(|t| eval(self.model, t));
+                arr.and_then(|a| select(&a, self.model_address(*obj)))
+            }
+            ValueSource::VarInit { method, var } => {
+                let sym = self.enc.symbols().local(*method, *var).ok()?.0.clone();
+                self.term_here(&sym).and_then(|t| eval(self.model, &t))
+            }
+        };
+        // A value the model leaves free: any works.
+        Some(
+            v.and_then(|v| self.to_interp(&v, q.sort))
+                .unwrap_or(Self::default(q.sort)),
+        )
+    }
+
+    fn edge(&mut self, q: &EdgeQuery) -> Option<usize> {
+        match self.edges.get(self.next_edge) {
+            Some(&(m, e)) if m == q.method && q.enabled.contains(&e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn observe(&mut self, step: &Step) {
+        if self.edges.get(self.next_edge) != Some(&(step.method, step.edge)) {
+            self.diverged = true;
+        }
+        self.next_edge += 1;
+        self.rank = 0;
+    }
+
+    fn adapt_returns(&self) -> bool {
+        false
+    }
+
+    fn allocated_after_havoc(&mut self) -> Option<i64> {
+        let key = self.last_ref_havoc.take()?;
+        let a = *self.allocs.get(&key)?;
+        Some(self.address(a).max(0))
+    }
+}
+
+/// The value of a term in the model (constants and literals).
+fn eval(model: &Model, t: &Term) -> Option<Value> {
+    match t.kind() {
+        TermKind::Var(n, _) => model.get(n).cloned(),
+        TermKind::Int(i) => Some(Value::Int(*i)),
+        TermKind::Bool(b) => Some(Value::Bool(*b)),
+        _ => None,
+    }
+}
+
+/// `a[i]` of a model array.
+fn select(a: &Value, i: i128) -> Option<Value> {
+    match a {
+        Value::Array { default, entries } => Some(
+            entries
+                .get(&i)
+                .cloned()
+                .unwrap_or_else(|| (**default).clone()),
+        ),
+        _ => None,
+    }
+}
