@@ -5,7 +5,8 @@
 //! (harness programs are listed as skipped) and N generated programs (default 1,000), K
 //! random runs each (default 30). Fails on any disagreement, on a corpus program that does
 //! not compile, on a generated program cfp cannot parse, on a crash of cfp (and, with
-//! `--strict`, on a program cfp rejects).
+//! `--strict`, on a program cfp rejects). `--keep DIR` keeps the work directory, with every
+//! program's report as JSON in `DIR/report.json`.
 
 use crate::{cargo, root, run, tools, Failed};
 use std::path::PathBuf;
@@ -89,6 +90,7 @@ pub fn test_jvm(args: &[String]) -> Result<(), Failed> {
     }
     if let Some(dir) = &o.keep {
         oracle.arg("--work").arg(dir);
+        oracle.arg("--json").arg(dir.join("report.json"));
     }
     if o.strict {
         oracle.arg("--strict");

@@ -107,6 +107,25 @@ pub fn check_b(
     };
     let inputs = match inputs {
         Ok(i) => i,
+        Err(e @ ReplayError::NotReceived { made, .. }) => {
+            // No JVM run has the path: counted, but for an object there before an
+            // `// entry:` method ran (its library may have received it before).
+            let counted = *made || !entry;
+            let kind = if counted {
+                "B: cfp's path calls back an object no library call received"
+            } else {
+                "B (entry program, not counted): cfp's path calls back an object there before the entry"
+            };
+            return Some(Disagreement {
+                check: 'B',
+                kind: kind.into(),
+                detail: format!("{e} (cfp's word [{shown}])"),
+                run: None,
+                words: Vec::new(),
+                inputs: Vec::new(),
+                counted,
+            });
+        }
         Err(e) => {
             // cfp's own interpreter: counted for every program.
             return Some(Disagreement {
@@ -129,10 +148,18 @@ pub fn check_b(
             inputs,
         );
     };
+    let unthrown = if run.unthrown.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; throws of cfp's path no call of the JVM run made: {}",
+            run.unthrown.join(", ")
+        )
+    };
     if let Some(d) = &run.divergence {
         return fail(
             "the JVM leaves cfp's path",
-            format!("{d} (cfp's word [{shown}])"),
+            format!("{d} (cfp's word [{shown}]){unthrown}"),
             Some(run),
             Vec::new(),
             inputs,
@@ -144,7 +171,7 @@ pub fn check_b(
         return fail(
             &format!("the JVM replay does not complete ({} {class})", run.outcome),
             format!(
-                "the replay ends with {} ({what}); cfp's word [{shown}]",
+                "the replay ends with {} ({what}); cfp's word [{shown}]{unthrown}",
                 run.outcome
             ),
             Some(run),
@@ -165,7 +192,7 @@ pub fn check_b(
         None => fail(
             "the JVM replay records another word",
             format!(
-                "no object of the replay has cfp's word [{shown}]; the JVM's words: {}",
+                "no object of the replay has cfp's word [{shown}]; the JVM's words: {}{unthrown}",
                 ws.iter()
                     .map(|w| format!("[{}]", w.word.join(" ")))
                     .collect::<Vec<_>>()

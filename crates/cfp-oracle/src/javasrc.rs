@@ -12,10 +12,15 @@
 //! A program's own class named like a wildcard's type (its own model of the API, e.g. a
 //! `WakeLock` class) records its calls like a stub: each of its instance methods starts
 //! with `cfporacle.Rt.event(this, "m", args…);` (inserted on the line of the method's `{`).
+//!
+//! A `native` method is library code in cfp's model (an arbitrary result, no effect on
+//! the program, it may throw like any library call); the JVM has no code for it, so its
+//! declaration gets a body on the same line that does just that
+//! (`static int f() { return (int) cfporacle.Rt.nativeInt(); }`).
 
 use crate::protocol::Protocol;
 use crate::stubs::{self, Stub, NESTED};
-use cfp_syntax::ast::{ClassDecl, Member};
+use cfp_syntax::ast::{ClassDecl, Member, TypeKind};
 use cfp_syntax::lexer::{lex_from, Keyword, Token, TokenKind};
 use cfp_syntax::SourceSet;
 use std::collections::{BTreeMap, BTreeSet};
@@ -277,6 +282,7 @@ pub fn java_program(
         }
         for c in &classes {
             instrument(c, &api, &mut edits, &mut instrumented);
+            native_bodies(c, text, &tokens, &mut edits);
         }
         let name = match public_name {
             Some(n) => format!("{n}.java"),
@@ -290,7 +296,7 @@ pub fn java_program(
     for s in &stub_list {
         files.push(JavaFile {
             name: format!("{}.java", s.name),
-            text: format!("package {package};\n{}", s.text),
+            text: format!("package {package};\n{}", stubs::with_throw_points(s.text)),
         });
     }
     Ok(JavaProgram {
@@ -326,6 +332,75 @@ fn instrument(c: &ClassDecl, api: &BTreeSet<&str>, edits: &mut Edits, done: &mut
     }
     if is_api {
         done.push(c.name.name.clone());
+    }
+}
+
+/// The body a `native` method of return type `ret` gets: its result drawn from the run's
+/// inputs like a library call's, and a throw when cfp's path throws there.
+fn native_body(ret: &TypeKind) -> String {
+    let value = match ret {
+        TypeKind::Void => return " { cfporacle.Rt.nativeVoid(); }".into(),
+        TypeKind::Boolean => "cfporacle.Rt.nativeBool()".to_string(),
+        TypeKind::Int
+        | TypeKind::Long
+        | TypeKind::Short
+        | TypeKind::Byte
+        | TypeKind::Char
+        | TypeKind::Float
+        | TypeKind::Double => {
+            let cast = match ret {
+                TypeKind::Int => "int",
+                TypeKind::Long => "long",
+                TypeKind::Short => "short",
+                TypeKind::Byte => "byte",
+                TypeKind::Char => "char",
+                TypeKind::Float => "float",
+                _ => "double",
+            };
+            format!("({cast}) cfporacle.Rt.nativeInt()")
+        }
+        TypeKind::Named { name, .. } if name == "Boolean" => {
+            "Boolean.valueOf(cfporacle.Rt.nativeBool())".to_string()
+        }
+        TypeKind::Named { name, .. } if name == "Integer" => {
+            "Integer.valueOf(cfporacle.Rt.nativeInt())".to_string()
+        }
+        TypeKind::Named { name, .. } if name == "Long" => {
+            "Long.valueOf(cfporacle.Rt.nativeInt())".to_string()
+        }
+        TypeKind::Named { name, .. } if name == "String" => {
+            "cfporacle.Rt.nativeRef() ? \"s\" : null".to_string()
+        }
+        // Another object: none the JVM could make up; whether it is null is still drawn.
+        _ => "cfporacle.Rt.nativeRef() ? null : null".to_string(),
+    };
+    format!(" {{ return {value}; }}")
+}
+
+/// Give every `native` method of `c` (and of its nested classes) a body: its `native`
+/// is blanked and its `;` becomes [`native_body`].
+fn native_bodies(c: &ClassDecl, text: &str, tokens: &[Token], edits: &mut Edits) {
+    for m in &c.members {
+        match m {
+            Member::Method(m) if m.modifiers.is_native && m.body.is_none() => {
+                let inside: Vec<&Token> = tokens
+                    .iter()
+                    .filter(|t| lo(t.span) >= lo(m.span) && hi(t.span) <= hi(m.span))
+                    .collect();
+                let Some(semi) = inside.iter().rev().find(|t| t.kind == TokenKind::Semi) else {
+                    continue;
+                };
+                for t in &inside {
+                    if t.kind == TokenKind::Keyword(Keyword::Native) {
+                        let blank = " ".repeat(token_text(text, t).len());
+                        edits.insert(lo(t.span), (hi(t.span), blank));
+                    }
+                }
+                edits.insert(lo(semi.span), (hi(semi.span), native_body(&m.ret.kind)));
+            }
+            Member::Class(inner) => native_bodies(inner, text, tokens, edits),
+            _ => {}
+        }
     }
 }
 
@@ -409,6 +484,31 @@ mod tests {
             .text
             .contains("void acquire(long t) { cfporacle.Rt.event(this, \"acquire\", t); n++; }"));
         assert!(p.files[0].text.contains("static void s() { }"));
+    }
+
+    #[test]
+    fn native_methods_get_a_body_on_their_line() {
+        let text = "class Main {\n    static native int nat1();\n    native void hook(int x);\n    private static native boolean ok();\n    static native String name();\n    public static void main(String[] a) { }\n}\n";
+        let p = java_program(text, "p5", &lock(), None).expect("java");
+        let main = &p.files[0].text;
+        assert!(
+            main.contains("static        int nat1() { return (int) cfporacle.Rt.nativeInt(); }"),
+            "{main}"
+        );
+        assert!(
+            main.contains("       void hook(int x) { cfporacle.Rt.nativeVoid(); }"),
+            "{main}"
+        );
+        assert!(
+            main.contains("boolean ok() { return cfporacle.Rt.nativeBool(); }"),
+            "{main}"
+        );
+        assert!(
+            main.contains("String name() { return cfporacle.Rt.nativeRef() ? \"s\" : null; }"),
+            "{main}"
+        );
+        assert!(!main.contains("native "), "{main}");
+        assert_eq!(main.lines().count(), text.lines().count());
     }
 
     #[test]

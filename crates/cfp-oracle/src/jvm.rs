@@ -251,6 +251,10 @@ pub struct JvmRun {
     pub exception: Option<String>,
     /// How a replay left cfp's path.
     pub divergence: Option<String>,
+    /// In a replay, the throws of cfp's path no library call of the run made
+    /// (`line:method:class`): calls of code the stubs do not have (the JDK's, say).
+    #[serde(default)]
+    pub unthrown: Vec<String>,
     /// The inputs drawn, in order.
     pub inputs: Vec<Drawn>,
     /// The protocol events, in order.

@@ -9,8 +9,9 @@
 //!
 //! * (A) a JVM run that completes with a word the spec rejects ([`words`]) means cfp must
 //!   not say `verified`;
-//! * (B) every violation cfp reports must replay on the JVM: the inputs of cfp's path
-//!   ([`replay`]) make a run that completes and records cfp's word, which the spec rejects.
+//! * (B) every violation cfp reports must replay on the JVM: the inputs of cfp's path and
+//!   what library code does on it — the calls that throw, the call backs ([`replay`]) —
+//!   make a run that completes and records cfp's word, which the spec rejects.
 //!
 //! [`oracle::compare_all`] does the whole comparison; [`report`] prints it; [`generate`]
 //! makes the small programs.

@@ -54,11 +54,13 @@ struct Args {
     /// The z3 cfp uses (default: cfp's own lookup, `$CFP_Z3` first).
     #[arg(long, value_name = "PATH")]
     z3: Option<PathBuf>,
-    /// cfp's `--timeout` per corpus program, in seconds.
-    #[arg(long, default_value_t = 30.0, value_name = "SECS")]
+    /// cfp's `--timeout` per corpus program, in seconds (the slowest take 5–7 s alone and
+    /// up to 4 times as long among the comparison's parallel processes).
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     cfp_timeout: f64,
-    /// cfp's `--timeout` per generated program, in seconds.
-    #[arg(long, default_value_t = 5.0, value_name = "SECS")]
+    /// cfp's `--timeout` per generated program, in seconds (most are decided in 1 s;
+    /// those cfp does not decide take the whole time, most of the comparison's).
+    #[arg(long, default_value_t = 4.0, value_name = "SECS")]
     gen_timeout: f64,
     /// Time limit of one JVM run, in milliseconds.
     #[arg(long, default_value_t = 2000, value_name = "MS")]
@@ -205,6 +207,7 @@ fn run(args: Args) -> Result<ExitCode, OracleError> {
         println!("disagreements by kind:\n{kinds}");
     }
     println!("{}", report::table(&outcome));
+    print!("{}", report::cfp_time(&outcome));
     let failures = report::failures(&outcome, args.strict);
     if failures > 0 {
         println!("cfp-oracle: {failures} program(s) with a disagreement or a failure");

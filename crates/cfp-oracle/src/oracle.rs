@@ -90,6 +90,8 @@ pub struct ProgramReport {
     pub replay: Option<JvmRun>,
     /// The inputs of cfp's path, or why there are none.
     pub replay_inputs: Option<Result<Vec<ReplayInput>, String>>,
+    /// How long finding them took (cfp's interpreter following the path).
+    pub replay_search_ms: u64,
     /// The disagreements.
     pub disagreements: Vec<Disagreement>,
     /// The random runs (kept only with `keep_runs`).
@@ -227,15 +229,17 @@ fn prepare_case(
     })
 }
 
-/// cfp's answer and, for a violation, the replay inputs of its path.
+/// cfp's answer and, for a violation, the replay inputs of its path (and the time
+/// finding them took, in milliseconds).
 type Checked = (
     Option<CfpAnswer>,
     Option<Result<Vec<ReplayInput>, ReplayError>>,
+    u64,
 );
 
 fn check_one(p: &Prepared, cfg: &Config) -> Result<Checked, OracleError> {
     if matches!(p.status, Status::Skipped(_) | Status::NotAProgram(_)) {
-        return Ok((None, None));
+        return Ok((None, None, 0));
     }
     let generated = matches!(p.case.origin, Origin::Generated(_));
     let answer = cfg.cfp.check(
@@ -244,6 +248,7 @@ fn check_one(p: &Prepared, cfg: &Config) -> Result<Checked, OracleError> {
         p.case.entry.as_deref(),
         generated,
     )?;
+    let started = Instant::now();
     let inputs = (answer.verdict == Verdict::Violation).then(|| {
         let cex = answer
             .json
@@ -263,7 +268,7 @@ fn check_one(p: &Prepared, cfg: &Config) -> Result<Checked, OracleError> {
             Err(ReplayError::Panic(what))
         })
     });
-    Ok((Some(answer), inputs))
+    Ok((Some(answer), inputs, ms(started)))
 }
 
 /// What the JVM side made of the programs.
@@ -396,7 +401,7 @@ pub fn compare_all(cases: Vec<Case>, cfg: &Config) -> Result<Outcome, OracleErro
     // The JVM's replays of cfp's violations.
     let started = Instant::now();
     let mut jobs = Vec::new();
-    for (p, (answer, inputs)) in prepared.iter().zip(&answers) {
+    for (p, (answer, inputs, _)) in prepared.iter().zip(&answers) {
         let (Some(j), Status::Compared, Some(a), Some(Ok(ins))) =
             (&p.java, &p.status, answer, inputs)
         else {
@@ -428,7 +433,7 @@ pub fn compare_all(cases: Vec<Case>, cfg: &Config) -> Result<Outcome, OracleErro
     }
 
     let mut programs = Vec::with_capacity(prepared.len());
-    for (p, (answer, inputs)) in prepared.into_iter().zip(answers) {
+    for (p, (answer, inputs, search_ms)) in prepared.into_iter().zip(answers) {
         let runs = by_program.remove(&p.case.name).unwrap_or_default();
         let (replay_runs, random): (Vec<JvmRun>, Vec<JvmRun>) =
             runs.into_iter().partition(|r| r.run.starts_with("replay"));
@@ -468,6 +473,7 @@ pub fn compare_all(cases: Vec<Case>, cfg: &Config) -> Result<Outcome, OracleErro
             rejected_runs,
             replay,
             replay_inputs: inputs.map(|r| r.map_err(|e| e.to_string())),
+            replay_search_ms: search_ms,
             disagreements,
             all_runs: if cfg.keep_runs { random } else { Vec::new() },
         });

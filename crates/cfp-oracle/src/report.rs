@@ -144,6 +144,42 @@ pub fn table(outcome: &Outcome) -> String {
     out
 }
 
+/// Where cfp's time goes: per verdict (an `unknown` per its reason's kind: a timeout, an
+/// approximation, …), the programs and the summed time of their `cfp check` processes
+/// (they run in parallel), and the summed time of the replay searches.
+pub fn cfp_time(outcome: &Outcome) -> String {
+    let mut rows: BTreeMap<String, (usize, u64)> = BTreeMap::new();
+    let mut search_ms = 0u64;
+    for p in &outcome.programs {
+        search_ms += p.replay_search_ms;
+        let Some(a) = &p.cfp else { continue };
+        let mut kind = a.verdict.as_str().to_string();
+        if a.verdict == Verdict::Unknown {
+            let why = a
+                .json
+                .as_ref()
+                .and_then(|j| j["reason_kind"].as_str())
+                .unwrap_or("other");
+            kind = format!("unknown ({why})");
+        }
+        let r = rows.entry(kind).or_default();
+        r.0 += 1;
+        r.1 += a.millis;
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = rows
+        .iter()
+        .map(|(k, (n, ms))| format!("{k} {n} in {:.1}s", *ms as f64 / 1000.0))
+        .collect();
+    format!(
+        "cfp check, summed over its processes: {}; replay searches {:.1}s\n",
+        parts.join(", "),
+        search_ms as f64 / 1000.0
+    )
+}
+
 /// The skipped programs and the failures (not a program, not compiled, cfp crashed, and
 /// with `strict` rejected by cfp), each with its reason.
 pub fn reasons(outcome: &Outcome, strict: bool) -> String {

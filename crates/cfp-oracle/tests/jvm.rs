@@ -4,7 +4,9 @@
 //!   stubs, in its own package;
 //! * the driver runs a program in a fresh class loader per run (static initialisers run
 //!   every time), records its events and inputs, replays a list of inputs, notices a
-//!   replay that leaves it, and stops a run that does not end.
+//!   replay that leaves it, and stops a run that does not end;
+//! * in a replay, library calls throw, call back and answer (`native` methods too) as
+//!   cfp's path says, and never in a random run.
 
 use cfp_oracle::generate::generate;
 use cfp_oracle::javasrc::{java_program, JavaProgram};
@@ -183,5 +185,119 @@ fn the_driver_runs_replays_and_stops_programs() {
     let spin_run = runs.iter().find(|r| r.program == "spin").expect("a run");
     assert!(!spin_run.completed);
     assert_eq!(spin_run.outcome, "timeout");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const LIBRARY: &str = "// spec: lock.cfg
+class Main {
+    static ReentrantLock L = new ReentrantLock();
+
+    static native int level();
+
+    public static void main(String[] args) {
+        try {
+            int n = Input.readInt();
+            L.lock();
+        } catch (RuntimeException e) {
+            L.lock();
+            L.lock();
+        }
+        try {
+            Lib.work();
+        } catch (Exception e) {
+            L.unlock();
+        }
+        if (level() > 5) {
+            L.unlock();
+        }
+        Lib.run(() -> L.lock());
+        Lib.later(() -> L.unlock());
+    }
+}
+";
+
+#[test]
+fn replays_make_library_calls_throw_call_back_and_natives_answer() {
+    let Some(jdk) = jdk() else { return };
+    let dir = work("library");
+    let lock = Protocol::resolve("lock", &specs()).expect("built-in");
+    let p = java_program(&translate(LIBRARY).text, "p0", &lock, None).expect("java");
+    let (runtime, classes) = compile(&jdk, &dir, std::slice::from_ref(&p));
+    let tokens = |t: &[&str]| -> Vec<String> { t.iter().map(|s| s.to_string()).collect() };
+    let path = [
+        "input:9::i0",
+        "throw:9:readInt:cRuntimeException",
+        "throw:16:work:cException",
+        "ext:20:level:i7",
+        "calls:23:run:i2",
+        "later:24:later:i0",
+        "later:24:later:i0",
+    ];
+    let jobs = vec![job(
+        "library",
+        "p0",
+        &p,
+        (0..4).collect(),
+        vec![
+            ("path".into(), tokens(&path)),
+            ("quiet".into(), tokens(&["input:9::i0", "ext:20:level:i0"])),
+            (
+                "none".into(),
+                tokens(&["input:9::i0", "ext:20:level:i0", "later:24:later:i1"]),
+            ),
+        ],
+    )];
+    let runs = jvm::run_jobs(&jdk, &runtime, &classes, &dir, &jobs, 1).expect("the driver runs");
+    assert_eq!(runs.len(), 7);
+    let methods =
+        |r: &JvmRun| -> Vec<String> { r.events.iter().map(|e| e.method.clone()).collect() };
+    for r in &runs[..4] {
+        // Random runs: no library call throws; the native's result is drawn at its call.
+        assert!(r.completed, "{r:?}");
+        assert_eq!(
+            methods(r).first().map(String::as_str),
+            Some("lock"),
+            "{r:?}"
+        );
+        assert!(!r.inputs.iter().any(|i| i.kind == "throw"), "{r:?}");
+        assert!(
+            r.inputs.iter().any(|i| i.kind == "ext" && i.line == 20),
+            "{r:?}"
+        );
+    }
+    let path_run = &runs[4];
+    assert!(
+        path_run.completed && path_run.divergence.is_none(),
+        "{path_run:?}"
+    );
+    assert_eq!(
+        methods(path_run),
+        ["lock", "lock", "unlock", "unlock", "lock", "lock", "unlock", "unlock"],
+        "{path_run:?}"
+    );
+    let thrown: Vec<(u32, serde_json::Value)> = path_run
+        .inputs
+        .iter()
+        .filter(|i| i.kind == "throw")
+        .map(|i| (i.line, i.value.clone()))
+        .collect();
+    assert_eq!(
+        thrown,
+        [
+            (9, serde_json::json!("RuntimeException")),
+            (16, serde_json::json!("Exception"))
+        ]
+    );
+    assert!(path_run.unthrown.is_empty(), "{path_run:?}");
+    let quiet = &runs[5];
+    assert!(quiet.completed && quiet.divergence.is_none(), "{quiet:?}");
+    assert_eq!(methods(quiet), ["lock"], "{quiet:?}");
+    let none = &runs[6];
+    assert!(
+        none.divergence
+            .as_deref()
+            .is_some_and(|d| d.contains("object #2") && d.contains("line 24")),
+        "{none:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -23,6 +23,8 @@ class ValueAnimator {
     }
 
     public void addUpdateListener(AnimatorUpdateListener l) {
+        cfporacle.Rt.escape(l);
+        cfporacle.Rt.replayCallbacks(l);
     }
 
     public Object getAnimatedValue() {

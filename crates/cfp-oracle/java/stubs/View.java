@@ -42,6 +42,8 @@ class View {
     }
 
     public void setOnClickListener(OnClickListener l) {
+        cfporacle.Rt.escape(l);
+        cfporacle.Rt.replayCallbacks(l);
     }
 
     public Context getContext() {

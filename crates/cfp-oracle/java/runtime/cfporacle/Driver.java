@@ -33,7 +33,10 @@ import java.util.stream.Stream;
  * comma-separated names of the library stubs in the package); {@code S seed} is a run with
  * inputs from that seed; {@code R label entries} replays a list of inputs
  * ({@code kind:line:method:b1}, {@code kind:line:method:i-3}, space separated; the method
- * names the library call whose result it is, or is empty).
+ * names the library call whose result it is, or is empty; {@code throw:line:method:cName}
+ * throws a new {@code Name} from that call, {@code calls:line:method:iN} has it call back
+ * what it received N times, {@code later:line:method:iK} calls back, after the entry
+ * returns, the K-th object that call received).
  */
 public final class Driver {
     private Driver() {}
@@ -125,6 +128,7 @@ public final class Driver {
                         if (p != null) {
                             Rt.Run r = newRun(p);
                             r.replay = parseEntries(f.length > 2 ? f[2] : "");
+                            r.used = new boolean[r.replay.size()];
                             Outcome o = run(p, r);
                             if (o.completed) {
                                 Rt.checkReplayDone(r);
@@ -173,8 +177,9 @@ public final class Driver {
             }
             String[] parts = tok.split(":", 4);
             boolean bool = parts[3].startsWith("b");
-            long v = Long.parseLong(parts[3].substring(1));
-            list.add(new Rt.Entry(parts[0], Integer.parseInt(parts[1]), parts[2], bool, v));
+            String cls = parts[3].startsWith("c") ? parts[3].substring(1) : null;
+            long v = cls != null ? 0 : Long.parseLong(parts[3].substring(1));
+            list.add(new Rt.Entry(parts[0], Integer.parseInt(parts[1]), parts[2], bool, v, cls));
         }
         return list;
     }
@@ -194,6 +199,7 @@ public final class Driver {
             return o;
         }
         ProgLoader loader = new ProgLoader(Driver.class.getClassLoader(), p.bytes);
+        r.loader = loader;
         r.deadline = System.nanoTime() + p.timeoutMs * 1_000_000L;
         Thread t = new Thread(null, () -> body(p, r, loader, o), "cfp-oracle-run", 256L << 20);
         t.setDaemon(true);
@@ -262,8 +268,15 @@ public final class Driver {
         }
     }
 
-    /** The library calls back what it kept: in a drawn order, each a drawn number of times (0 to 2). */
-    static void runLater(Rt.Run r) {
+    /**
+     * The library calls back what it kept: in a drawn order, each a drawn number of times
+     * (0 to 2); in a replay, the calls of cfp's path.
+     */
+    static void runLater(Rt.Run r) throws Exception {
+        if (r.replay != null) {
+            replayLater(r);
+            return;
+        }
         int budget = 64;
         while (!r.later.isEmpty() && budget-- > 0) {
             int i = r.later.size() == 1 ? 0 : Rt.libInt(r.later.size());
@@ -271,6 +284,66 @@ public final class Driver {
             int times = Rt.libInt(3);
             for (int k = 0; k < times; k++) {
                 cb.run();
+            }
+        }
+    }
+
+    /**
+     * The calls back of cfp's path after the entry returns (its `later` entries, in order):
+     * each names the object by the library call that received it. An input of cfp's path
+     * not drawn before the next one ends them (the run then reports it).
+     */
+    static void replayLater(Rt.Run r) throws Exception {
+        while (true) {
+            int at = -1;
+            for (int j = r.next; j < r.replay.size(); j++) {
+                String kind = r.replay.get(j).kind;
+                if (kind.equals("later")) {
+                    at = j;
+                    break;
+                }
+                if (kind.equals("input")) {
+                    return;
+                }
+            }
+            if (at < 0) {
+                return;
+            }
+            Rt.Entry e = Rt.take(r, at);
+            List<Object> received = r.escapedAt.get(e.line + ":" + e.method);
+            int have = received == null ? 0 : received.size();
+            if (e.value >= have) {
+                Rt.diverge(r, "after the entry returns, cfp's path calls back object #" + (e.value + 1)
+                        + " handed to `" + e.method + "` at line " + e.line + "; the JVM's library received "
+                        + have + " there");
+            }
+            Rt.record(r, "later", e.line, Long.toString(e.value));
+            callBack(received.get((int) e.value));
+        }
+    }
+
+    /**
+     * Call back `o`: `run()` of a `Runnable`, else the one method of its interfaces
+     * (arguments made up); what it throws goes on.
+     */
+    static void callBack(Object o) {
+        if (o instanceof Runnable) {
+            ((Runnable) o).run();
+            return;
+        }
+        for (Class<?> i : o.getClass().getInterfaces()) {
+            for (Method m : sorted(i.getMethods())) {
+                if (Modifier.isAbstract(m.getModifiers())) {
+                    try {
+                        m.setAccessible(true);
+                        m.invoke(o, args(m.getParameterTypes(), m.getGenericParameterTypes(), 1));
+                    } catch (InvocationTargetException e) {
+                        Rt.<RuntimeException>sneaky(e.getCause());
+                    } catch (Exception e) {
+                        Rt.<RuntimeException>sneaky(e);
+                    }
+                    return;
+                }
             }
         }
     }
@@ -445,6 +518,15 @@ public final class Driver {
         } else {
             Json.str(b, r.divergence);
         }
+        b.append(",\"unthrown\":[");
+        List<String> unthrown = Rt.unthrown(r);
+        for (int i = 0; i < unthrown.size(); i++) {
+            if (i > 0) {
+                b.append(',');
+            }
+            Json.str(b, unthrown.get(i));
+        }
+        b.append(']');
         b.append(",\"inputs\":[").append(r.inputs).append(']');
         b.append(",\"events\":[").append(r.events).append(']');
         b.append(",\"objects\":{").append(r.objects).append("}}\n");
