@@ -159,9 +159,7 @@ impl Check<'_, '_> {
             | ExprKind::Float(_)
             | ExprKind::String(_)
             | ExprKind::ClassLiteral(_) => true,
-            ExprKind::Name(id) => {
-                self.locals.iter().any(|l| *l == id.name) || self.own_static(&id.name)
-            }
+            ExprKind::Name(id) => self.locals.contains(&id.name) || self.own_static(&id.name),
             ExprKind::Field { target, name } => match self.class_named(target) {
                 Some(Some(c)) if c == self.class => self.own_static(&name.name),
                 Some(Some(c)) => {
@@ -236,9 +234,7 @@ impl Check<'_, '_> {
 
     fn assignable(&mut self, target: &ast::Expr) -> bool {
         match &target.kind {
-            ExprKind::Name(id) => {
-                self.locals.iter().any(|l| *l == id.name) || self.own_static(&id.name)
-            }
+            ExprKind::Name(id) => self.locals.contains(&id.name) || self.own_static(&id.name),
             ExprKind::Field { target: t, name } => {
                 matches!(self.class_named(t), Some(Some(c)) if c == self.class)
                     && self.own_static(&name.name)
@@ -251,7 +247,7 @@ impl Check<'_, '_> {
     fn receiver(&mut self, t: &ast::Expr) -> bool {
         match &t.kind {
             ExprKind::Name(id) => {
-                self.fresh_statics.iter().any(|f| *f == id.name) && self.own_static(&id.name)
+                self.fresh_statics.contains(&id.name) && self.own_static(&id.name)
             }
             ExprKind::String(_) | ExprKind::ClassLiteral(_) | ExprKind::New { .. } => self.expr(t),
             ExprKind::Call { .. } => self.expr(t),
@@ -265,7 +261,7 @@ impl Check<'_, '_> {
     fn class_named(&self, e: &ast::Expr) -> Option<Option<ClassId>> {
         match &e.kind {
             ExprKind::Name(id) => {
-                if self.locals.iter().any(|l| *l == id.name) || self.own_static(&id.name) {
+                if self.locals.contains(&id.name) || self.own_static(&id.name) {
                     return None;
                 }
                 match self.table.class_by_name(&id.name) {
@@ -322,14 +318,14 @@ fn simple_construction(table: &ClassTable<'_>, p: ClassId, arity: usize, depth: 
     }
     for m in &decl.members {
         match m {
-            Member::Field(f) if !f.modifiers.is_static => {
-                if !f
-                    .declarators
-                    .iter()
-                    .all(|d| d.init.as_ref().is_none_or(|e| simple_value(e, &[])))
-                {
-                    return false;
-                }
+            Member::Field(f)
+                if !f.modifiers.is_static
+                    && !f
+                        .declarators
+                        .iter()
+                        .all(|d| d.init.as_ref().is_none_or(|e| simple_value(e, &[]))) =>
+            {
+                return false;
             }
             Member::Initializer(i) if !i.is_static => return false,
             _ => {}

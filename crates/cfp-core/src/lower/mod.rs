@@ -443,7 +443,7 @@ impl<'a> ProgramLowerer<'a> {
                 init_state[i] = Some(id);
             }
         }
-        let type_field = types.then(|| crate::ir::FieldId(table.fields.len() as u32));
+        let type_field = types.then_some(crate::ir::FieldId(table.fields.len() as u32));
         let escapes = match &stage {
             Stage::Survey => true,
             Stage::Final(f) => f.escapes,
