@@ -91,6 +91,17 @@ fn check_part(part: usize, parts: usize) {
         let results = run["results"].as_array().expect("results");
         match result["verdict"].as_str() {
             Some("verified") => assert!(results.is_empty(), "{program}"),
+            Some("unknown") if result["report"]["possible_violation"].is_object() => {
+                // A possible violation: a warning at its call, its trace as code flow.
+                assert_eq!(results[0]["level"], "warning", "{program}");
+                let steps = results[0]["codeFlows"][0]["threadFlows"][0]["locations"]
+                    .as_array()
+                    .map_or(0, Vec::len);
+                let trace = result["report"]["possible_violation"]["trace"]
+                    .as_array()
+                    .map_or(0, Vec::len);
+                assert!(steps > 0 && steps == trace, "{program}: code flow vs trace");
+            }
             Some("unknown") => assert_eq!(results[0]["level"], "note", "{program}"),
             Some("violation") => {
                 assert_eq!(results.len(), 1, "{program}");

@@ -349,10 +349,18 @@ impl<'a> Classes<'a> {
         }
     }
 
-    fn type_text(&self, p: &Param) -> &'a str {
-        self.text
+    /// The declared type of `p` as a variable's type (`T...` becomes `T[]`).
+    fn type_text(&self, p: &Param) -> String {
+        let text = self
+            .text
             .get(p.ty.span.start as usize..p.ty.span.end as usize)
             .unwrap_or("Object")
+            .trim();
+        match text.strip_suffix("...") {
+            Some(elem) => format!("{}[]", elem.trim_end()),
+            None if p.is_varargs => format!("{text}[]"),
+            None => text.to_owned(),
+        }
     }
 }
 
@@ -571,6 +579,19 @@ mod tests {
             exclude: Vec::new(),
         };
         generate(&unit, src, &req)
+    }
+
+    #[test]
+    fn a_variable_arity_parameter_gets_an_array() {
+        let src = "public class Log { public void write(String tag, Object... parts) {} }";
+        let h = gen(src, HarnessKind::PublicMethods, &[]).expect("generated");
+        assert!(
+            h.text.contains("Object[] writeArg1 = CfpAny.value();"),
+            "{}",
+            h.text
+        );
+        let driver = cfp_syntax::parse_program(&h.text);
+        assert!(driver.diagnostics.is_empty(), "{:?}", driver.diagnostics);
     }
 
     #[test]

@@ -8,7 +8,10 @@
 //!   holding the nested trace: one location per trace line, in order, with its line, the
 //!   source line as a snippet, the step's text as message and the call depth as
 //!   `nestingLevel` (the same lines as the text trace);
-//! * an `unknown` is a result of level `note` on the program file, its message the reason;
+//! * an `unknown` is a result of level `note` on the program file, its message the reason
+//!   — or, when the run found a *possible* violation (a counterexample whose execution
+//!   goes through what the model approximates), of level `warning` at its call, with its
+//!   trace as code flow;
 //! * a verified program has no result.
 //!
 //! `tool.driver` carries cfp's version and the rule the spec's digest, so a log says which
@@ -59,24 +62,7 @@ pub fn sarif_log(program: &SarifProgram<'_>, entries: &[SarifEntry<'_>]) -> Valu
         match e.result.verdict {
             VerdictName::Verified => {}
             VerdictName::Violation => results.push(violation(e, index, program, &uri)),
-            VerdictName::Unknown => results.push(json!({
-                "ruleId": e.rule_id,
-                "ruleIndex": index,
-                "level": "note",
-                "message": {
-                    "text": format!(
-                        "cfp could not decide whether the program follows `{}`: {}",
-                        e.rule_id,
-                        e.result.reason.as_deref().unwrap_or("undecided")
-                    )
-                },
-                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": uri } } }],
-                "properties": {
-                    "verdict": "unknown",
-                    "iterations": e.result.iterations,
-                    "reasonKind": e.result.reason_kind,
-                }
-            })),
+            VerdictName::Unknown => results.push(unknown(e, index, program, &uri)),
         }
     }
     let verdicts: Vec<&str> = entries.iter().map(|e| e.result.verdict.as_str()).collect();
@@ -122,21 +108,66 @@ fn rule(e: &SarifEntry<'_>) -> Value {
     })
 }
 
+/// The result of an `unknown`: a `note` on the program file with the reason; when the
+/// run found a *possible* violation (a counterexample through what the model
+/// approximates), a `warning` at its call with its trace as code flow instead.
+fn unknown(e: &SarifEntry<'_>, index: usize, program: &SarifProgram<'_>, uri: &str) -> Value {
+    let reason = e.result.reason.as_deref().unwrap_or("undecided");
+    let possible = e
+        .result
+        .report
+        .as_ref()
+        .and_then(|r| r.possible_violation.as_deref());
+    let mut out = match possible {
+        Some(p) => {
+            let trace: Vec<(Option<&str>, u32, &str, usize)> = p
+                .trace
+                .iter()
+                .map(|t| (t.file.as_deref(), t.line, t.text.as_str(), t.depth))
+                .collect();
+            let mut out = flow_result(
+                program,
+                uri,
+                Some(&p.summary),
+                &trace,
+                &format!(
+                    "cfp found a possible violation of `{}`: {reason}",
+                    e.rule_id
+                ),
+                "the execution that may break the protocol (nested trace)",
+            );
+            out["level"] = json!("warning");
+            out["properties"]["word"] = json!(p.word);
+            out
+        }
+        None => json!({
+            "message": {
+                "text": format!(
+                    "cfp could not decide whether the program follows `{}`: {reason}",
+                    e.rule_id
+                )
+            },
+            "locations": [{ "physicalLocation": { "artifactLocation": { "uri": uri } } }],
+            "level": "note",
+        }),
+    };
+    out["ruleId"] = json!(e.rule_id);
+    out["ruleIndex"] = json!(index);
+    out["properties"]["verdict"] = json!("unknown");
+    out["properties"]["iterations"] = json!(e.result.iterations);
+    out["properties"]["reasonKind"] = json!(e.result.reason_kind);
+    out
+}
+
 /// The result of a violation: at the offending call, with the nested trace as code flow.
 fn violation(e: &SarifEntry<'_>, index: usize, program: &SarifProgram<'_>, uri: &str) -> Value {
-    let (result, summary) = (e.result, e.summary);
-    let cex = result.counterexample.as_ref();
-    let trace = cex.map_or(&[][..], |c| &c.trace[..]);
-    // The call that breaks the protocol; else the first trace line that has a line.
-    let at = summary
-        .filter(|s| s.call_line > 0)
-        .map(|s| (s.call_file.as_deref(), s.call_line))
-        .or_else(|| {
-            trace
-                .iter()
-                .find(|t| t.line > 0)
-                .map(|t| (t.file.as_deref(), t.line))
-        });
+    let cex = e.result.counterexample.as_ref();
+    let trace: Vec<(Option<&str>, u32, &str, usize)> = cex
+        .map(|c| &c.trace[..])
+        .unwrap_or_default()
+        .iter()
+        .map(|t| (t.file.as_deref(), t.line, t.text.as_str(), t.depth))
+        .collect();
     let message = match cex {
         Some(c) if !c.summary.is_empty() => c.summary.clone(),
         Some(c) => format!(
@@ -146,6 +177,44 @@ fn violation(e: &SarifEntry<'_>, index: usize, program: &SarifProgram<'_>, uri: 
         ),
         None => format!("An execution breaks the protocol `{}`.", e.rule_id),
     };
+    let mut out = flow_result(
+        program,
+        uri,
+        e.summary,
+        &trace,
+        &message,
+        "the execution that breaks the protocol (nested trace)",
+    );
+    out["ruleId"] = json!(e.rule_id);
+    out["ruleIndex"] = json!(index);
+    out["level"] = json!("error");
+    out["properties"] = json!({
+        "verdict": "violation",
+        "iterations": e.result.iterations,
+        "word": cex.map(|c| c.word.clone()).unwrap_or_default(),
+    });
+    out
+}
+
+/// A result at the offending call of `summary` (else the first trace line with a line),
+/// with `trace` — (file, line, step, depth) — as its code flow.
+fn flow_result(
+    program: &SarifProgram<'_>,
+    uri: &str,
+    summary: Option<&ViolationSummary>,
+    trace: &[(Option<&str>, u32, &str, usize)],
+    message: &str,
+    flow: &str,
+) -> Value {
+    let at = summary
+        .filter(|s| s.call_line > 0)
+        .map(|s| (s.call_file.as_deref(), s.call_line))
+        .or_else(|| {
+            trace
+                .iter()
+                .find(|t| t.1 > 0)
+                .map(|&(file, line, _, _)| (file, line))
+        });
     let mut location = json!({ "physicalLocation": match at {
         Some((file, line)) => physical(program, uri, file, Some(line)),
         None => physical(program, uri, None, None),
@@ -156,29 +225,22 @@ fn violation(e: &SarifEntry<'_>, index: usize, program: &SarifProgram<'_>, uri: 
     }
     let steps: Vec<Value> = trace
         .iter()
-        .map(|t| {
-            let mut loc = json!({ "message": { "text": t.text } });
-            if t.line > 0 {
-                loc["physicalLocation"] = physical(program, uri, t.file.as_deref(), Some(t.line));
+        .map(|&(file, line, text, depth)| {
+            let mut loc = json!({ "message": { "text": text } });
+            if line > 0 {
+                loc["physicalLocation"] = physical(program, uri, file, Some(line));
             }
-            json!({ "location": loc, "nestingLevel": t.depth })
+            json!({ "location": loc, "nestingLevel": depth })
         })
         .collect();
     let mut out = json!({
-        "ruleId": e.rule_id,
-        "ruleIndex": index,
-        "level": "error",
         "message": { "text": message },
         "locations": [location],
-        "properties": {
-            "verdict": "violation",
-            "iterations": result.iterations,
-            "word": cex.map(|c| c.word.clone()).unwrap_or_default(),
-        }
+        "properties": {},
     });
     if !steps.is_empty() {
         out["codeFlows"] = json!([{
-            "message": { "text": "the execution that breaks the protocol (nested trace)" },
+            "message": { "text": flow },
             "threadFlows": [{ "locations": steps }]
         }]);
     }

@@ -43,7 +43,9 @@
 use crate::error::{CliError, Exit};
 use crate::input::{ProgramFiles, SourceFile};
 use crate::output::print_stdout;
-use cfp_core::check::{CheckOptions, CheckStats, Event, StopCause, StopHook, TraceLine, Verdict};
+use cfp_core::check::{
+    CheckOptions, CheckStats, Event, StopCause, StopHook, TraceLine, Verdict, Violation,
+};
 use cfp_core::refinement::Strategy;
 use cfp_core::report_json::{ResultJson, StatsJson, TimingsMs, VerdictName};
 use cfp_core::LowerOptions;
@@ -780,6 +782,21 @@ fn trace_line(t: &TraceLine, program: &ProgramFiles) -> String {
     }
 }
 
+/// A counterexample's word, trace and values.
+fn write_counterexample(out: &mut String, c: &Violation, file: &ProgramFiles) {
+    let _ = writeln!(out, "word: {}", word_text(&c.word));
+    let _ = writeln!(out, "trace:");
+    for t in &c.trace {
+        out.push_str(&trace_line(t, file));
+    }
+    if !c.values.is_empty() {
+        let _ = writeln!(out, "values:");
+        for (k, val) in &c.values {
+            let _ = writeln!(out, "  {k} = {val}");
+        }
+    }
+}
+
 fn render_text(
     v: &Verdict,
     reason_text: Option<&str>,
@@ -805,17 +822,7 @@ fn render_text(
             if !c.summary.text.is_empty() {
                 let _ = writeln!(out, "{}", c.summary.text);
             }
-            let _ = writeln!(out, "word: {}", word_text(&c.word));
-            let _ = writeln!(out, "trace:");
-            for t in &c.trace {
-                out.push_str(&trace_line(t, file));
-            }
-            if !c.values.is_empty() {
-                let _ = writeln!(out, "values:");
-                for (k, val) in &c.values {
-                    let _ = writeln!(out, "  {k} = {val}");
-                }
-            }
+            write_counterexample(&mut out, c, file);
         }
         Verdict::Unknown {
             iterations,
@@ -840,6 +847,13 @@ fn render_text(
             }
             if !report.frontier.is_empty() {
                 let _ = writeln!(out, "frontier: {}", report.frontier);
+            }
+            if let Some(c) = &report.possible_violation {
+                let _ = writeln!(
+                    out,
+                    "possible violation (its execution goes through what the model approximates):"
+                );
+                write_counterexample(&mut out, c, file);
             }
         }
     }

@@ -515,6 +515,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 site.class = None;
             }
             self.protocol_handoff(&vals, &tys, span);
+            self.call_site = None;
             return self.external_call(dest, want_result, want, span);
         }
         if let Some(a) = self.call_args.take() {

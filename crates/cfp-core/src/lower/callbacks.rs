@@ -11,6 +11,25 @@
 use super::*;
 use cfp_syntax::ast::ClosureKind;
 
+/// Methods of the JDK that call a function they receive only while they run (iteration,
+/// in-place updates of collections, `Optional`): a closure handed to one is not kept by
+/// the library, so it is not called back after the entry returns.
+const CALLS_ONLY_DURING: &[&str] = &[
+    "forEach",
+    "forEachRemaining",
+    "removeIf",
+    "replaceAll",
+    "computeIfAbsent",
+    "computeIfPresent",
+    "compute",
+    "merge",
+    "sort",
+    "ifPresent",
+    "ifPresentOrElse",
+    "orElseGet",
+    "orElseThrow",
+];
+
 /// How a later call-back picks its receiver.
 #[derive(Clone, Copy)]
 struct Pick {
@@ -254,6 +273,17 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// closures may be called back, now, any number of times, and after the entry
     /// returns.
     pub(super) fn library_callbacks(&mut self, args: &[Expr], tys: &[Type], span: Span) {
+        // A well-known JDK method that calls its argument only while it runs, or a
+        // well-known JDK class that only stores, compares or prints what it receives,
+        // keeps nothing to call later.
+        let keeps = !self.call_site.take().is_some_and(|site| {
+            let method = site.name.rsplit('.').next().unwrap_or_default();
+            CALLS_ONLY_DURING.contains(&method)
+                || site
+                    .class
+                    .as_deref()
+                    .is_some_and(|c| super::handoff::INERT_CLASSES.contains(&c))
+        });
         let mut calls: Vec<(Expr, ClassId, MethodId, bool)> = Vec::new();
         for (a, ty) in args.iter().zip(tys) {
             if !ty.is_ref() {
@@ -268,6 +298,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
         }
         if calls.is_empty() {
+            return;
+        }
+        if !keeps {
+            self.callback_loop(calls, None, span);
             return;
         }
         self.cx.survey.escapes = true;
@@ -400,7 +434,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 span,
             );
             self.goto(picked);
-            // An open world: also any object that existed before the run.
+            // An open world: also any object that existed before the run — but not a
+            // closure: one is created only where its code is, and the run starts with
+            // no history (its protocol objects have made no call yet).
             if !closed {
                 self.set(here);
                 self.emit(Stmt::Havoc(Place::Var(o)), span);
@@ -408,6 +444,29 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     Stmt::Assume(Expr::binary(BinaryOp::Lt, Expr::Var(o), Expr::Var(base))),
                     span,
                 );
+                if let Some(f) = self.cx.type_field {
+                    let closures: Vec<ClassId> = self
+                        .cx
+                        .closures
+                        .iter()
+                        .filter_map(|k| self.cx.table.class_by_name(&k.name))
+                        .collect();
+                    for c in closures {
+                        if let Some(code) = self.class_code(c) {
+                            self.emit(
+                                Stmt::Assume(Expr::binary(
+                                    BinaryOp::Ne,
+                                    Expr::Field {
+                                        obj: Box::new(Expr::Var(o)),
+                                        field: f,
+                                    },
+                                    Expr::Int(code),
+                                )),
+                                span,
+                            );
+                        }
+                    }
+                }
                 self.goto(picked);
             }
             self.set(picked);

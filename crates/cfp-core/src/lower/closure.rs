@@ -1,11 +1,11 @@
-//! Lambdas, method references and anonymous classes ([`ast::Closure`]): a fresh object
-//! whose code is not run. That is exact when the code cannot matter to the protocol —
-//! it calls no method of the program or of the spec's API and assigns no field of the
-//! program (calls outside the program have no effect in this semantics) — and the
-//! object cannot stand for a class of the program (an anonymous subclass of a program
-//! class, or a lambda for a program interface, would break the closed world of dynamic
-//! dispatch). Otherwise the verdict cannot be `verified`: the object is still built, and
-//! an approximation is recorded at the expression (the verdict is `unknown` at best).
+//! Closures that stay opaque objects after [`crate::desugar`] made the others classes:
+//! a method reference to a method outside the program (`System.out::println`), whose
+//! code runs outside the program. Exact when that code cannot matter to the protocol — it
+//! calls no method of the program or of the spec's API and assigns no field of the
+//! program — and the object cannot stand for a class of the program (a lambda for a
+//! program interface would break the closed world of dynamic dispatch). Otherwise the
+//! object is still built and an approximation is recorded at the expression, so the
+//! verdict cannot be `verified`.
 
 use super::*;
 use cfp_syntax::ast::{Closure, ClosureKind};

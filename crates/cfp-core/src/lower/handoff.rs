@@ -18,7 +18,7 @@ use cfp_syntax::Span;
 
 /// JDK (and Android) classes whose methods never call methods of the objects they receive
 /// other than `equals`, `hashCode`, `toString` and `compareTo`.
-const INERT_CLASSES: &[&str] = &[
+pub(super) const INERT_CLASSES: &[&str] = &[
     "ArrayDeque",
     "ArrayList",
     "Arrays",
@@ -104,7 +104,7 @@ impl MethodLowerer<'_, '_> {
     /// types `tys`): when one of them is an object of a protocol class, the call is an
     /// approximated construct ([`Stmt::Approx`]), unless the code is known not to use it.
     pub(super) fn protocol_handoff(&mut self, _args: &[Expr], tys: &[Type], span: Span) {
-        let site = self.call_site.take().unwrap_or_default();
+        let site = self.call_site.clone().unwrap_or_default();
         if site
             .class
             .as_deref()

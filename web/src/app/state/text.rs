@@ -154,12 +154,18 @@ impl PageState {
     }
 
     /// The violation's summary and the line and method of its offending call, once the
-    /// played events reached the verdict.
+    /// played events reached the verdict; for an `unknown` with a possible violation (a
+    /// counterexample through what the model approximates), that one's.
     pub fn violation_summary(&self) -> Option<&cfp_core::check::ViolationSummary> {
         match &self.model.finished.as_ref()?.verdict {
             cfp_core::check::Verdict::Violation { counterexample, .. } => {
                 Some(&counterexample.summary).filter(|s| !s.text.is_empty())
             }
+            cfp_core::check::Verdict::Unknown { report, .. } => report
+                .possible_violation
+                .as_deref()
+                .map(|c| &c.summary)
+                .filter(|s| !s.text.is_empty()),
             _ => None,
         }
     }
