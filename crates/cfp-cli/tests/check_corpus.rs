@@ -15,7 +15,7 @@
 //!   missing z3 gives exit 3 with the install hint.
 
 mod common;
-use cfp_core::interp::{self, EdgeQuery, InterpError, Oracle, Step, Value, ValueQuery};
+use cfp_core::interp::{self, EdgeCursor, EdgeQuery, InterpError, Oracle, Step, Value, ValueQuery};
 use cfp_core::interp::{Limits, ValueSource};
 use cfp_core::{MethodId, Sort};
 use common::{cfp, files, header, rel, workspace};
@@ -159,12 +159,10 @@ const MAX_DISCREPANCY: usize = 12;
 /// Follows the reported edges; initial globals from the report; every other value (havocs,
 /// unknown initial contents) by chronological backtracking over a few candidates.
 struct ReplayPath<'a> {
-    edges: &'a [(MethodId, usize)],
+    path: EdgeCursor,
     /// The integers of the report's values, tried after the small candidates.
     reported: &'a [i64],
     globals: &'a [Option<i64>],
-    next_edge: usize,
-    diverged: bool,
     /// Candidate index for each free value query, in order (the prefix being tried).
     choices: Vec<usize>,
     /// How many candidates each free query had.
@@ -228,17 +226,11 @@ impl Oracle for ReplayPath<'_> {
     }
 
     fn edge(&mut self, q: &EdgeQuery) -> Option<usize> {
-        match self.edges.get(self.next_edge) {
-            Some(&(m, e)) if m == q.method && q.enabled.contains(&e) => Some(e),
-            _ => None,
-        }
+        self.path.edge(q)
     }
 
     fn observe(&mut self, step: &Step) {
-        if self.edges.get(self.next_edge) != Some(&(step.method, step.edge)) {
-            self.diverged = true;
-        }
-        self.next_edge += 1;
+        self.path.observe(step);
     }
 }
 
@@ -293,11 +285,9 @@ fn confirm_violation(case: &Case, cex: &serde_json::Value) -> Result<(), String>
                 return Err(format!("replay search gave up: {last_error}"));
             }
             let mut oracle = ReplayPath {
-                edges: &edges,
+                path: EdgeCursor::new(edges.clone()),
                 reported: &reported,
                 globals: &globals,
-                next_edge: 0,
-                diverged: false,
                 choices: choices.clone(),
                 arity: Vec::new(),
                 asked: 0,
@@ -308,7 +298,7 @@ fn confirm_violation(case: &Case, cex: &serde_json::Value) -> Result<(), String>
             };
             let result = interp::run(&program, &mut oracle, limits);
             match result {
-                Ok(run) if run.completed && !oracle.diverged && oracle.next_edge == edges.len() => {
+                Ok(run) if run.completed && !oracle.path.diverged && oracle.path.done() => {
                     if run.word != word {
                         return Err(format!(
                             "replay emits [{}], reported [{}]",
@@ -326,8 +316,8 @@ fn confirm_violation(case: &Case, cex: &serde_json::Value) -> Result<(), String>
                     last_error = format!(
                         "run ended (completed {}, diverged {}, {} of {} edges)",
                         run.completed,
-                        oracle.diverged,
-                        oracle.next_edge,
+                        oracle.path.diverged,
+                        oracle.path.next,
                         edges.len()
                     );
                 }

@@ -50,7 +50,8 @@ mod taint;
 use eval::eval_with;
 use oracle::sort_matches;
 pub use oracle::{
-    Decision, EdgeQuery, Oracle, PathOracle, RandomOracle, ReplayOracle, ValueQuery, ValueSource,
+    Decision, EdgeCursor, EdgeQuery, Oracle, PathOracle, RandomOracle, ReplayOracle, ValueQuery,
+    ValueSource,
 };
 
 /// A concrete value. References are `Int` addresses (`null` = 0).
@@ -421,6 +422,15 @@ impl<'p> Machine<'p, '_> {
         self.program.type_names.get(k).cloned()
     }
 
+    /// A reference `v` from library code past the last allocation is an object the
+    /// library allocated: the program's next `new` is fresh beyond it.
+    fn library_reference(&mut self, sort: Sort, v: Value) {
+        if let (Sort::Ref, Value::Int(a)) = (sort, v) {
+            let after = self.oracle.allocated_after_havoc().unwrap_or(a);
+            self.heap.allocated = self.heap.allocated.max(after).max(a);
+        }
+    }
+
     fn ask_value(&mut self, source: ValueSource, sort: Sort) -> R<Value> {
         let q = ValueQuery {
             source,
@@ -698,12 +708,7 @@ impl<'p> Machine<'p, '_> {
                     },
                     sort,
                 )?;
-                // A reference from library code past the last allocation is an object the
-                // library allocated: the program's next `new` is fresh beyond it.
-                if let (Sort::Ref, Value::Int(a)) = (sort, v) {
-                    let after = self.oracle.allocated_after_havoc().unwrap_or(a);
-                    self.heap.allocated = self.heap.allocated.max(after).max(a);
-                }
+                self.library_reference(sort, v);
                 self.taint_place(mid, place, false)?;
                 self.assign(mid, place, v)
             }
@@ -738,10 +743,7 @@ impl<'p> Machine<'p, '_> {
                     },
                     sort,
                 )?;
-                if let (Sort::Ref, Value::Int(a)) = (sort, v) {
-                    let after = self.oracle.allocated_after_havoc().unwrap_or(a);
-                    self.heap.allocated = self.heap.allocated.max(after).max(a);
-                }
+                self.library_reference(sort, v);
                 self.taint_place(mid, &place, determined)?;
                 self.assign(mid, &place, v)
             }

@@ -704,6 +704,29 @@ fn havoc_span(program: &Program, a: &Answered) -> Option<(Span, bool)> {
         .map(|s| (s.span, a.method == program.root))
 }
 
+/// Whether the root's havoc `a` picks what the root calls back after the entry returns
+/// (`i := *; …; o := i.%escapes`, or `o := *; assume o < %base`): no input of the entry.
+fn picks_a_call_back(program: &Program, a: &Answered) -> bool {
+    let Some(cfa) = program.method(a.method) else {
+        return false;
+    };
+    let Some(Edge::Block(stmts)) = edge_weight(cfa, a.edge) else {
+        return false;
+    };
+    let registry = escaped_field(program);
+    let base = cfa.vars.iter().position(|v| v.name == "%base");
+    stmts.iter().any(|s| match &s.node {
+        Stmt::Assign {
+            expr: Expr::Field { field, .. },
+            ..
+        } => Some(*field) == registry,
+        Stmt::Assume(Expr::Binary { rhs, .. }) => {
+            matches!(rhs.as_ref(), Expr::Var(v) if Some(v.index()) == base)
+        }
+        _ => false,
+    })
+}
+
 /// Classify a havoc by its source text and place.
 fn classify(
     text: &str,
@@ -856,11 +879,12 @@ pub fn replay_inputs(
     }
 }
 
-/// The object cfp's model calls back after the entry returns (its root's `havoc o;
-/// assume o.%escaped`) when no `%escaped := true` of the trace wrote it: the call back and
-/// the objects library calls received, in the model's numbering, and whether the object
-/// is one the run made (not one there before it). `None` when every object called back
-/// was received, or when a write's object is not in the model's values.
+/// The object cfp's model calls back after the entry returns when it is not one a
+/// library call received: in an open world, the root may pick an object there before the
+/// run (`havoc o; assume o < %base`) — a pick from the escape registry (`o :=
+/// i.%escapes`) is always one a call received. The call back and the objects library
+/// calls received, in the model's numbering, and whether the object is one the run made
+/// (never, for such a pick). `None` when every object called back was received.
 fn phantom_call_back(cex: &serde_json::Value) -> Option<(String, bool)> {
     let trace = cex["trace"].as_array()?;
     let values = cex["values"].as_object()?;
@@ -884,8 +908,10 @@ fn phantom_call_back(cex: &serde_json::Value) -> Option<(String, bool)> {
     let mut received: Vec<i128> = Vec::new();
     for (i, t) in trace.iter().enumerate() {
         for part in parts(t) {
-            if let Some(var) = part.strip_suffix(".%escaped := true") {
-                received.push(last_write(i, var)?);
+            if let Some(var) = part.strip_suffix(".%escaped := %escapes") {
+                if let Some(v) = last_write(i, var) {
+                    received.push(v);
+                }
             }
         }
     }
@@ -896,14 +922,12 @@ fn phantom_call_back(cex: &serde_json::Value) -> Option<(String, bool)> {
         for part in parts(t) {
             let Some(var) = part
                 .strip_prefix("assume ")
-                .and_then(|p| p.strip_suffix(".%escaped"))
+                .and_then(|p| p.strip_suffix(" < %base"))
             else {
                 continue;
             };
-            let Some(object) = last_write(i, var) else {
-                continue;
-            };
-            if received.contains(&object) {
+            let object = last_write(i, var);
+            if object.is_some_and(|o| received.contains(&o)) {
                 continue;
             }
             let call = trace[i..]
@@ -913,17 +937,12 @@ fn phantom_call_back(cex: &serde_json::Value) -> Option<(String, bool)> {
                 .unwrap_or("a call back");
             received.sort_unstable();
             received.dedup();
-            // The model's `k`-th allocation is `%alloc + k`.
-            let base = values
-                .get("%alloc")
-                .and_then(serde_json::Value::as_str)
-                .and_then(|v| v.trim().parse::<i128>().ok());
-            let made = base.is_none_or(|b| object > b);
+            let object = object.map_or_else(|| "?".to_owned(), |o| o.to_string());
             return Some((
                 format!(
-                    "after the entry returns, cfp's path makes `{call}` on object {object} of its model, which no library call received: its `%escaped` is true without a write (library calls received {received:?})"
+                    "after the entry returns, cfp's path makes `{call}` on object {object} of its model, an object there before the run, which no library call received in it (library calls received {received:?})"
                 ),
-                made,
+                false,
             ));
         }
     }
@@ -996,12 +1015,13 @@ fn allocations_on(program: &Program, edges: &[(MethodId, usize)]) -> usize {
         .sum()
 }
 
-/// The program's `%escaped` field (whether library code received the object).
+/// The program's escape registry: the field `%escapes` whose cell `k` holds the `k`-th
+/// object library code received (`k` from 1).
 fn escaped_field(program: &Program) -> Option<FieldId> {
     program
         .fields
         .iter()
-        .position(|f| f.name == "%escaped")
+        .position(|f| f.name == "%escapes")
         .and_then(|i| u32::try_from(i).ok())
         .map(FieldId)
 }
@@ -1149,6 +1169,9 @@ fn inputs_of(program: &Program, w: &Where<'_>, answered: &[Answered]) -> Vec<(us
         let Some((span, in_root)) = havoc_span(program, a) else {
             continue;
         };
+        if in_root && picks_a_call_back(program, a) {
+            continue;
+        }
         let Some((mut kind, src)) = classify(w.combined, w.program_len, span, in_root) else {
             continue;
         };
@@ -1255,17 +1278,17 @@ fn callback_span(cfas: &Cfas<'_>, m: MethodId, e: usize) -> Option<Span> {
     frontier.contains(&from).then_some(*span)
 }
 
-/// Which objects library calls received, in order (each once, by the first call that
-/// received it): `(address, the call's span)`, from the `%escaped := true` writes of the
-/// run (the cells `escaped_at_start` were true before any write).
-fn escape_order(cfas: &Cfas<'_>, found: &FoundRun, escaped: FieldId) -> Vec<(i64, Span)> {
+/// Which objects library calls received, in the order they were registered (each once,
+/// by the first call that received it): `(address, the call's span)`, from the writes of
+/// the escape registry `registry` in the run.
+fn escape_order(cfas: &Cfas<'_>, found: &FoundRun, registry: FieldId) -> Vec<(i64, Span)> {
     let mut out: Vec<(i64, Span)> = Vec::new();
     for (k, st) in found.run.steps.iter().enumerate() {
         let Some((_, _, Edge::Block(stmts))) = cfas.edge(st.method, st.edge) else {
             continue;
         };
         let site = stmts.iter().find(|s| {
-            matches!(&s.node, Stmt::Assign { place: Place::Field { field, .. }, expr: Expr::Bool(true) } if *field == escaped)
+            matches!(&s.node, Stmt::Assign { place: Place::Field { field, .. }, .. } if *field == registry)
         });
         let Some(site) = site.map(|s| s.span) else {
             continue;
@@ -1283,15 +1306,21 @@ fn escape_order(cfas: &Cfas<'_>, found: &FoundRun, escaped: FieldId) -> Vec<(i64
                 None => continue,
             },
         };
-        let Some(cells) = heap.fields.get(escaped.index()) else {
+        let Some(cells) = heap.fields.get(registry.index()) else {
             continue;
         };
-        for (&addr, v) in cells {
-            if *v == Value::Bool(true)
-                && !found.escaped_at_start.contains(&addr)
-                && !out.iter().any(|(a, _)| *a == addr)
+        // Cell `k` (from 1) holds the `k`-th registered object.
+        let mut entries: Vec<(i64, i64)> = cells
+            .iter()
+            .filter_map(|(&index, v)| v.as_int().map(|obj| (index, obj)))
+            .filter(|&(index, obj)| index >= 1 && obj > 0)
+            .collect();
+        entries.sort_unstable();
+        for (index, obj) in entries {
+            if usize::try_from(index).is_ok_and(|i| i == out.len() + 1)
+                && !out.iter().any(|(a, _)| *a == obj)
             {
-                out.push((addr, site));
+                out.push((obj, site));
             }
         }
     }
@@ -1387,12 +1416,13 @@ fn library_decisions(
         let (Some(_), Edge::Call { callee, .. }) = (back, edge) else {
             continue;
         };
-        let Some(addr) = found
-            .answered
-            .iter()
-            .rev()
-            .find(|a| a.method == root && a.step <= k && a.sort == Sort::Ref)
-            .and_then(|a| a.value.as_int())
+        // The root's last pick: an index into the registry (`i := *; o := i.%escapes`),
+        // or, in an open world, an object there before the run (`o := *; assume o <
+        // %base`).
+        let Some(picked) =
+            found.answered.iter().rev().find(|a| {
+                a.method == root && a.step <= k && matches!(a.sort, Sort::Ref | Sort::Int)
+            })
         else {
             continue;
         };
@@ -1400,6 +1430,15 @@ fn library_decisions(
             continue;
         };
         let order = order.get_or_insert_with(|| escape_order(cfas, found, escaped));
+        let addr = match (picked.sort, picked.value.as_int()) {
+            (Sort::Int, Some(i)) => usize::try_from(i)
+                .ok()
+                .and_then(|i| i.checked_sub(1))
+                .and_then(|i| order.get(i))
+                .map_or(0, |(a, _)| *a),
+            (_, Some(a)) => a,
+            _ => continue,
+        };
         let called = program
             .method(*callee)
             .map_or_else(String::new, |c| c.name.clone());
@@ -1459,10 +1498,12 @@ mod tests {
 
     impl Oracle for BySort {
         fn value(&mut self, q: &ValueQuery) -> Option<Value> {
-            Some(match q.sort {
-                Sort::Bool => Value::Bool(true),
-                Sort::Int => Value::Int(3),
-                Sort::Ref => Value::Int(1),
+            Some(match (q.sort, &q.source) {
+                (Sort::Bool, _) => Value::Bool(true),
+                (Sort::Int, _) => Value::Int(3),
+                // The wildcard is the first object (the lock); other references null.
+                (Sort::Ref, ValueSource::GlobalInit(_)) => Value::Int(1),
+                (Sort::Ref, _) => Value::Int(0),
             })
         }
 
@@ -1512,8 +1553,8 @@ mod tests {
     }
 
     /// Takes a library call's throw edge when it can, calls back each callback loop's
-    /// closures `times` times, picks the most recent object for a reference and takes
-    /// `%escaped` as true when nothing wrote it.
+    /// closures `times` times, picks the most recent object for a reference and the
+    /// first registered object after the entry.
     struct Library<'p> {
         cfas: Cfas<'p>,
         times: usize,
@@ -1524,7 +1565,8 @@ mod tests {
         fn value(&mut self, q: &ValueQuery) -> Option<Value> {
             Some(match (q.sort, &q.source) {
                 (Sort::Bool, _) => Value::Bool(true),
-                (Sort::Int, _) => Value::Int(3),
+                // The first registered object, for a pick from the escape registry.
+                (Sort::Int, _) => Value::Int(1),
                 // The wildcard: the first object (the lock).
                 (Sort::Ref, ValueSource::GlobalInit(_)) => Value::Int(1),
                 (Sort::Ref, _) => Value::Int(q.allocated),
@@ -1565,6 +1607,18 @@ mod tests {
                 false
             };
             let body = q.enabled.iter().copied().find(|&e| leads_back(e));
+            // An object is registered in the escape registry when a library call first
+            // receives it.
+            let registry = escaped_field(self.cfas.program);
+            let registers = q.enabled.iter().copied().find(|&e| {
+                matches!(self.cfas.edge(q.method, e), Some((_, _, Edge::Block(stmts)))
+                    if stmts.iter().any(|s| matches!(&s.node,
+                        Stmt::Assign { place: Place::Field { field, .. }, .. }
+                            if Some(*field) == registry)))
+            });
+            if registers.is_some() {
+                return registers;
+            }
             let seen = self.visits.entry((q.method, q.node)).or_insert(0);
             *seen += 1;
             match body {
@@ -1619,23 +1673,26 @@ mod tests {
         let tokens: Vec<String> = inputs.iter().map(ReplayInput::job_token).collect();
         assert_eq!(
             tokens,
+            // The first object registered is the first closure (`Lib.run` may keep it).
             [
                 "calls:4:run:i2",
                 "calls:5:later:i2",
-                "later:5:later:i0",
-                "later:5:later:i0"
+                "later:4:run:i0",
+                "later:4:run:i0"
             ],
             "{inputs:?}"
         );
     }
 
     #[test]
-    fn a_call_back_of_an_object_no_library_call_received_is_reported() {
+    fn only_objects_a_library_call_received_are_called_back_later() {
         let program = "class Main {\n    public static void main(String[] a) {\n        ReentrantLock l = new ReentrantLock();\n        Lib.later(() -> l.lock());\n        Runnable r = () -> l.unlock();\n    }\n}\n";
-        let err = path_inputs(program, LOCK, 1).expect_err("not the JVM's");
-        assert!(
-            matches!(&err, ReplayError::NotReceived { message, made: true } if message.contains("never handed to library code")),
-            "{err:?}"
+        let inputs = path_inputs(program, LOCK, 1).expect("replays");
+        let tokens: Vec<String> = inputs.iter().map(ReplayInput::job_token).collect();
+        assert_eq!(
+            tokens,
+            ["calls:4:later:i1", "later:4:later:i0"],
+            "{inputs:?}"
         );
     }
 
@@ -1674,27 +1731,34 @@ mod tests {
     }
 
     #[test]
-    fn a_model_call_back_of_an_object_never_received_is_found() {
+    fn a_model_call_back_of_an_object_there_before_the_run_is_found() {
         let trace = serde_json::json!([
-            {"line": 12, "text": "%t1 := new Main$1; %t1.%type := 3; %t1.%escaped := true", "depth": 1},
+            {"line": 12, "text": "%t1 := new Main$1; %t1.%type := 3", "depth": 1},
+            {"line": 12, "text": "assume !(%t1 == null); %escapes := %escapes + 1; %t1.%escaped := %escapes; %escapes.%escapes := %t1", "depth": 1},
             {"line": 11, "text": "return from Main.main", "depth": 0},
-            {"line": 11, "text": "havoc %t1; assume %t1.%escaped", "depth": 0},
-            {"line": 11, "text": "call Main$2.run(%t1)", "depth": 0}
+            {"line": 11, "text": "havoc %t2; assume %t2 < %base", "depth": 0},
+            {"line": 11, "text": "call Main$2.run(%t2)", "depth": 0}
         ]);
         let cex = |picked: &str| {
             serde_json::json!({
                 "trace": trace,
-                "values": {"step   0: %t1": "5856", "step   2: %t1": picked}
+                "values": {"step   0: %t1": "5856", "step   3: %t2": picked}
             })
         };
-        let (why, made) = phantom_call_back(&cex("5858")).expect("a phantom");
-        assert!(made);
-        assert!(
-            why.contains("`call Main$2.run(%t1)` on object 5858"),
-            "{why}"
-        );
+        let (why, made) = phantom_call_back(&cex("17")).expect("a phantom");
+        assert!(!made);
+        assert!(why.contains("`call Main$2.run(%t2)` on object 17"), "{why}");
         assert!(why.contains("[5856]"), "{why}");
         assert_eq!(phantom_call_back(&cex("5856")), None);
+        // A pick from the registry is an object a call received.
+        let registry = serde_json::json!({
+            "trace": [
+                {"line": 11, "text": "havoc %t3; assume 1 <= %t3 && %t3 <= %escapes; %t2 := %t3.%escapes", "depth": 0},
+                {"line": 11, "text": "call Main$2.run(%t2)", "depth": 0}
+            ],
+            "values": {"step   0: %t2": "17"}
+        });
+        assert_eq!(phantom_call_back(&registry), None);
     }
 
     #[test]

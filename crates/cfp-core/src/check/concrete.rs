@@ -12,8 +12,8 @@
 //! the run a negative one (`model − base − 1`), so no allocation reuses it.
 
 use crate::encode::{Encoder, ALLOC};
-use crate::interp::{self, EdgeQuery, Oracle, Step, ValueQuery, ValueSource};
-use crate::ir::{Edge, MethodId, Place, Program, Sort, Stmt};
+use crate::interp::{self, EdgeCursor, EdgeQuery, Oracle, Step, ValueQuery, ValueSource};
+use crate::ir::{Edge, Place, Program, Sort, Stmt};
 use crate::trace::{EncodedTrace, Trace, TraceStep};
 use cfp_smt::{Model, Term, TermKind, Value};
 use std::collections::BTreeMap;
@@ -28,34 +28,34 @@ pub(crate) fn run_counterexample(
 ) -> Result<interp::Run, String> {
     let mut oracle = ModelOracle::new(program, enc, trace, encoded, model)?;
     let limits = interp::Limits {
-        max_steps: oracle.edges.len() + 16,
+        max_steps: oracle.path.edges.len() + 16,
         max_depth: trace.steps.len() + 8,
     };
     match interp::run(program, &mut oracle, limits) {
-        Ok(_) if oracle.diverged => Err(format!(
+        Ok(_) if oracle.path.diverged => Err(format!(
             "the concrete run left the path after {} of {} edges",
-            oracle.next_edge,
-            oracle.edges.len()
+            oracle.path.next,
+            oracle.path.edges.len()
         )),
         Ok(run) if !run.completed => Err("the concrete run did not complete".to_owned()),
-        Ok(_) if oracle.next_edge < oracle.edges.len() => Err(format!(
+        Ok(_) if !oracle.path.done() => Err(format!(
             "the concrete run completed after {} of {} edges",
-            oracle.next_edge,
-            oracle.edges.len()
+            oracle.path.next,
+            oracle.path.edges.len()
         )),
         Ok(run) => Ok(run),
         Err(e) => Err(format!(
             "the concrete run stopped after {} of {} edges: {e}",
-            oracle.next_edge,
-            oracle.edges.len()
+            oracle.path.next,
+            oracle.path.edges.len()
         )),
     }
 }
 
 /// Answers the interpreter's questions from the path and the model.
 struct ModelOracle<'t> {
-    /// The path's edges (calls included, returns implicit).
-    edges: Vec<(MethodId, usize)>,
+    /// The path's edges (calls included, returns implicit) and how far the run is.
+    path: EdgeCursor,
     /// For each edge, the trace position before it.
     position_of: Vec<usize>,
     encoded: &'t EncodedTrace,
@@ -66,11 +66,9 @@ struct ModelOracle<'t> {
     /// The model's `%alloc` after each havoc of a reference, by (edge, rank).
     allocs: BTreeMap<(usize, usize), i128>,
     base: i128,
-    next_edge: usize,
     rank: usize,
     /// Set when a ref havoc was answered: the interpreter then asks for `%alloc`.
     last_ref_havoc: Option<(usize, usize)>,
-    diverged: bool,
 }
 
 fn int_of(v: &Value) -> Option<i128> {
@@ -179,7 +177,7 @@ impl<'t> ModelOracle<'t> {
             .and_then(|v| int_of(&v))
             .unwrap_or(0);
         Ok(ModelOracle {
-            edges,
+            path: EdgeCursor::new(edges),
             position_of,
             encoded,
             model,
@@ -187,10 +185,8 @@ impl<'t> ModelOracle<'t> {
             havocs,
             allocs,
             base,
-            next_edge: 0,
             rank: 0,
             last_ref_havoc: None,
-            diverged: false,
         })
     }
 
@@ -236,7 +232,7 @@ impl<'t> ModelOracle<'t> {
 
     /// The SSA term of `symbol` at the position before the current edge.
     fn term_here(&self, symbol: &str) -> Option<Term> {
-        let i = self.position_of.get(self.next_edge).copied()?;
+        let i = self.position_of.get(self.path.next).copied()?;
         self.encoded
             .positions
             .get(i)?
@@ -259,7 +255,7 @@ impl Oracle for ModelOracle<'_> {
                     .and_then(|t| eval(self.model, t))
             }
             ValueSource::Havoc { .. } => {
-                let key = (self.next_edge, self.rank);
+                let key = (self.path.next, self.rank);
                 self.rank += 1;
                 if q.sort == Sort::Ref {
                     self.last_ref_havoc = Some(key);
@@ -289,17 +285,11 @@ impl Oracle for ModelOracle<'_> {
     }
 
     fn edge(&mut self, q: &EdgeQuery) -> Option<usize> {
-        match self.edges.get(self.next_edge) {
-            Some(&(m, e)) if m == q.method && q.enabled.contains(&e) => Some(e),
-            _ => None,
-        }
+        self.path.edge(q)
     }
 
     fn observe(&mut self, step: &Step) {
-        if self.edges.get(self.next_edge) != Some(&(step.method, step.edge)) {
-            self.diverged = true;
-        }
-        self.next_edge += 1;
+        self.path.observe(step);
         self.rank = 0;
     }
 

@@ -88,6 +88,50 @@ pub trait Oracle {
     }
 }
 
+/// A position in a path given as the sequence of executed edges `(method, edge index)`
+/// (calls included, returns implicit): what an oracle that follows the path answers to
+/// edge queries, and whether the run left it.
+#[derive(Clone, Debug, Default)]
+pub struct EdgeCursor {
+    /// The path.
+    pub edges: Vec<(MethodId, usize)>,
+    /// How many of its edges were executed.
+    pub next: usize,
+    /// Set when an executed edge differed from the path.
+    pub diverged: bool,
+}
+
+impl EdgeCursor {
+    /// At the start of `edges`.
+    pub fn new(edges: Vec<(MethodId, usize)>) -> EdgeCursor {
+        EdgeCursor {
+            edges,
+            ..EdgeCursor::default()
+        }
+    }
+
+    /// The path's next edge, when it is among the enabled ones of the query.
+    pub fn edge(&self, q: &EdgeQuery) -> Option<usize> {
+        match self.edges.get(self.next) {
+            Some(&(m, e)) if m == q.method && q.enabled.contains(&e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// An edge was executed.
+    pub fn observe(&mut self, step: &Step) {
+        if self.edges.get(self.next) != Some(&(step.method, step.edge)) {
+            self.diverged = true;
+        }
+        self.next += 1;
+    }
+
+    /// True when every edge of the path was executed.
+    pub fn done(&self) -> bool {
+        self.next == self.edges.len()
+    }
+}
+
 /// Follows a path given as the complete sequence of executed edges `(method, edge
 /// index)` — e.g. a checker's nested path, calls included, returns implicit — plus the
 /// havoc/initial values in the order the interpreter asks for them. Edge queries are
@@ -95,27 +139,25 @@ pub trait Oracle {
 /// ([`InterpError::OracleExhausted`]).
 #[derive(Clone, Debug, Default)]
 pub struct PathOracle {
-    edges: Vec<(MethodId, usize)>,
+    /// The path and how far the run followed it.
+    pub path: EdgeCursor,
     values: Vec<Value>,
-    next_edge: usize,
     next_value: usize,
-    /// Set when an executed edge differed from the path.
-    pub diverged: bool,
 }
 
 impl PathOracle {
     /// Follow `edges`, answering value queries from `values`.
     pub fn new(edges: Vec<(MethodId, usize)>, values: Vec<Value>) -> PathOracle {
         PathOracle {
-            edges,
+            path: EdgeCursor::new(edges),
             values,
-            ..PathOracle::default()
+            next_value: 0,
         }
     }
 
     /// True when every edge of the path was executed and every value used.
     pub fn exhausted(&self) -> bool {
-        self.next_edge == self.edges.len() && self.next_value == self.values.len()
+        self.path.done() && self.next_value == self.values.len()
     }
 }
 
@@ -130,17 +172,11 @@ impl Oracle for PathOracle {
     }
 
     fn edge(&mut self, q: &EdgeQuery) -> Option<usize> {
-        match self.edges.get(self.next_edge) {
-            Some(&(m, e)) if m == q.method && q.enabled.contains(&e) => Some(e),
-            _ => None,
-        }
+        self.path.edge(q)
     }
 
     fn observe(&mut self, step: &Step) {
-        if self.edges.get(self.next_edge) != Some(&(step.method, step.edge)) {
-            self.diverged = true;
-        }
-        self.next_edge += 1;
+        self.path.observe(step);
     }
 
     fn adapt_returns(&self) -> bool {

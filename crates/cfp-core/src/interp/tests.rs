@@ -230,6 +230,6 @@ fn path_oracle_follows_a_recorded_path() {
         let mut o = PathOracle::new(edges, values);
         let again = run(&p, &mut o, Limits::default()).expect("path replays");
         assert_eq!(again, r);
-        assert!(o.exhausted() && !o.diverged);
+        assert!(o.exhausted() && !o.path.diverged);
     }
 }

@@ -92,6 +92,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     }
 
     pub(super) fn emit(&mut self, s: Stmt, span: Span) {
+        let span = self.span_at.unwrap_or(span);
         if let Stmt::Assume(e) = &s {
             if let Some((n, last)) = &self.last_assume {
                 if *n == self.cur && last == e {

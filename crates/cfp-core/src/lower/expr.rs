@@ -908,7 +908,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
 
     /// A read of a constant variable: its value, as javac inlines it (no initialisation).
     fn constant_read(&mut self, init: &'a ast::Expr, t: Type, span: Span) -> (Expr, Type) {
+        // The initialiser is evaluated here, where the constant is read.
+        let outer = self.span_at.replace(span);
         let (v, _) = self.expr(init, Some(t.sort()));
+        self.span_at = outer;
         (self.coerce(v, t.sort(), &t, span), t)
     }
 

@@ -778,6 +778,9 @@ struct MethodLowerer<'c, 'a> {
     call_args: Option<&'a [ast::Expr]>,
     /// The call being lowered, by name (for [`MethodLowerer::protocol_handoff`]).
     call_site: Option<handoff::CallSite>,
+    /// The span every statement emitted gets, while set (an inlined constant's
+    /// initialiser is lowered at the place that reads it).
+    span_at: Option<Span>,
     /// Their Java static types (for overload resolution).
     call_jtypes: Option<Vec<crate::classes::jtypes::JType>>,
     /// The Java static type of each variable (for overload resolution).
@@ -823,6 +826,7 @@ fn new_method_lowerer<'c, 'a>(
         throws: Vec::new(),
         call_args: None,
         call_site: None,
+        span_at: None,
         call_jtypes: None,
         var_jtypes: Vec::new(),
     };
