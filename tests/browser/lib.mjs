@@ -20,7 +20,7 @@ export const env = {
 
 export const FINAL = ['verified', 'violation', 'unknown'];
 
-/** Launch Chromium with a fresh profile (DESIGN.md §6 flags). */
+/** Launch Chromium with a fresh profile (ARCHITECTURE.md flags). */
 export async function launch() {
   const profile = mkdtempSync(join(tmpdir(), 'cfp-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

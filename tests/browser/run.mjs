@@ -1,4 +1,4 @@
-// The playground's browser tests (issue 5). Usage:
+// The playground's browser tests. Usage:
 //   node tests/browser/run.mjs URL [--only NAME,NAME…] [--list] [--bench]
 // The timing checks assert behaviour with limits 5x the targets (cancel < 1 s,
 // click-to-verdict < 1 s, no main-thread task > 100 ms), so that a loaded machine does not
@@ -1060,7 +1060,7 @@ check('z3-bridge-stress', async (ctx) => {
   assert.ok(r.calls >= 1000, `only ${r.calls} calls`);
   assert.equal(r.garbled.length, 0, `${r.garbled.length} garbled answers of ${r.calls}`);
   // Control: the z3-solver wrapper's own call (stack copy) through the same test, to show
-  // the test can see the bug (informational; DESIGN.md §4 measured ~3% garbled).
+  // the test can see the bug (informational; ARCHITECTURE.md measured ~3% garbled).
   let control = '';
   if (!process.env.CFP_SKIP_STRESS_CONTROL) {
     const c = await stress('naive');
@@ -1070,7 +1070,7 @@ check('z3-bridge-stress', async (ctx) => {
   return `${r.calls} calls, 0 garbled, ${r.ms.toFixed(0)} ms (${(r.ms / r.calls).toFixed(2)} ms/call)${control}`;
 });
 
-// j–n. Share links, embeds, replay, the service-worker shim, hostile links (issue 6).
+// j–n. Share links, embeds, replay, the service-worker shim, hostile links.
 registerShareChecks(check, url);
 
 // ---------------------------------------------------------------------------------------

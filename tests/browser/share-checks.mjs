@@ -1,4 +1,4 @@
-// Browser checks of issue 6: share links, embeds, replay, the service-worker shim and
+// Browser checks of share links, embeds, replay, the service-worker shim and
 // hostile links. Registered into run.mjs's list (same runner, fresh profile per check).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

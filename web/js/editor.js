@@ -32,7 +32,7 @@ import { setDiagnostics, lintGutter } from '@codemirror/lint';
 import { java } from '@codemirror/lang-java';
 import { tags as t } from '@lezer/highlight';
 
-// ---- the spec language (DESIGN.md §2; lexer: crates/cfp-syntax/src/spec_lexer.rs) -------
+// ---- the spec language (ARCHITECTURE.md; lexer: crates/cfp-syntax/src/spec_lexer.rs) -------
 
 const specLanguage = StreamLanguage.define({
   name: 'cfp-spec',

@@ -10,7 +10,7 @@
 // * A single-flight queue: Z3's async exports allow one call at a time, so `eval` calls
 //   run strictly one after another, in call order.
 // * Every script starts from `(reset)`: the core's scripts assume a fresh solver state.
-// * Heap copy (DESIGN.md §4): `Z3.eval_smtlib2_string` of the high-level wrapper passes a
+// * Heap copy (ARCHITECTURE.md): `Z3.eval_smtlib2_string` of the high-level wrapper passes a
 //   *stack* copy of the script (ccall 'string') to the thread that runs it; the stack
 //   frame is gone by the time the thread reads it and ~3% of answers came back garbled in
 //   Chromium. We copy the script into `_malloc`ed memory, call the module's export

@@ -2,7 +2,7 @@
 //! (`web/js/z3-bridge.js`), which runs Z3's official wasm build (npm `z3-solver`).
 //!
 //! The bridge queues calls (one async Z3 call at a time), starts every script from
-//! `(reset)` and copies the script to heap memory (DESIGN.md §4), so this side only maps
+//! `(reset)` and copies the script to heap memory (ARCHITECTURE.md), so this side only maps
 //! promises to futures and JS errors to [`SolverError`]s. A shared [`CancelFlag`] makes
 //! every later call fail with [`SolverError::Cancelled`], turns the failure of an
 //! interrupted call into `Cancelled` too, and stops the checker's long work between calls

@@ -1,10 +1,10 @@
-//! `cargo xtask test-browser` — the playground's browser tests (issue 5's acceptance).
+//! `cargo xtask test-browser` — the playground's browser tests.
 //!
 //! 1. builds `dist/` (unless `--no-build`), the release `cfp` and Z3 (the native verdicts
 //!    the browser must match);
 //! 2. makes sure Debian's Chromium (`/usr/bin/chromium`, `apt-get install chromium`) and the
 //!    pinned npm `playwright-core` of `tests/browser/package.json` are installed — never
-//!    `playwright install` (DESIGN.md §6; see [`crate::tools`]);
+//!    `playwright install` (ARCHITECTURE.md; see [`crate::tools`]);
 //! 3. serves the folder in-process ([`crate::serve::Server`]) on a free port, once
 //!    cross-origin isolated and once without isolation, with `tests/browser/fixtures/` under
 //!    `/__tests__/` (the z3 bridge stress page);

@@ -1,5 +1,5 @@
 //! `cargo xtask measure-real DIR [--check SECS]`: the release `cfp` on real Java files kept
-//! outside the repository (issue 16's measurement: what share of real files parse and
+//! outside the repository (what share of real files parse and
 //! lower, and what the checks answer).
 //!
 //! Every `*.java` of DIR (in name order) is lowered with `cfp cfa` against its protocol

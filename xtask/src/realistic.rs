@@ -1,4 +1,4 @@
-//! A generator of realistic lock-using programs with known verdicts (issue 12): varied
+//! A generator of realistic lock-using programs with known verdicts: varied
 //! method shapes as real code has them, correct, or with exactly one injected bug.
 //!
 //! `cargo xtask gen-program --realistic LINES [--seed S] [--bug]` prints a program of

@@ -1,4 +1,4 @@
-//! `cargo xtask bench-scale` (issue 15): `cfp check` on generated realistic programs
+//! `cargo xtask bench-scale`: `cfp check` on generated realistic programs
 //! ([`crate::realistic`]) of growing size, correct and with one injected bug, natively and —
 //! up to `--wasm-max` lines — through the wasm engine under Node.
 //!

@@ -2,7 +2,7 @@
 //!
 //! * Sends `Cross-Origin-Opener-Policy: same-origin`, `Cross-Origin-Embedder-Policy:
 //!   require-corp` and `Cross-Origin-Resource-Policy: cross-origin` so the page is
-//!   cross-origin isolated (z3-solver needs `SharedArrayBuffer`, DESIGN.md §4); with
+//!   cross-origin isolated (z3-solver needs `SharedArrayBuffer`, ARCHITECTURE.md); with
 //!   `--no-isolation` it leaves COOP/COEP out (for the replay and embed modes, §5).
 //! * Compresses with gzip when the client accepts it (`z3-built.wasm` is 35 MB, 7.9 MB
 //!   gzipped); compressed bodies are cached per file, keyed by size and modification time.

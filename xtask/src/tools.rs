@@ -18,7 +18,7 @@ pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
 
 /// The pinned PyPI wheel whose static `z3` executable the native backend uses
-/// (DESIGN.md §4: closest to the browser's wasm build).
+/// (ARCHITECTURE.md: closest to the browser's wasm build).
 pub const Z3_WHEEL: &str = "z3-solver==5.4.1.0";
 
 /// `target/tools/<parts…>` under the workspace.

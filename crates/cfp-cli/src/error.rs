@@ -10,7 +10,7 @@
 use cfp_smt::SolverError;
 use std::path::PathBuf;
 
-/// The exit codes of `cfp` (DESIGN.md §2, "CLI contract"). A panic exits 101 (Rust's
+/// The exit codes of `cfp` (ARCHITECTURE.md, "CLI contract"). A panic exits 101 (Rust's
 /// default); nothing else does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]

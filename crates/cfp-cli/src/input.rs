@@ -108,7 +108,7 @@ pub fn guess_lang(path: &Path, text: &str) -> Lang {
 }
 
 /// The program of a `cfp check`/`cfp cfa`: one file, or the `*.java` files of several
-/// files and directories read as one program (DESIGN.md §2; [`cfp_syntax::SourceSet`]).
+/// files and directories read as one program (ARCHITECTURE.md; [`cfp_syntax::SourceSet`]).
 pub struct ProgramFiles {
     /// The files, laid end to end.
     pub sources: SourceSet,

@@ -1,4 +1,4 @@
-//! `cfp` — the command-line driver of cfplay (DESIGN.md §2, "CLI contract").
+//! `cfp` — the command-line driver of cfplay (ARCHITECTURE.md, "CLI contract").
 //!
 //! ```text
 //! cfp parse FILE...                         diagnostics only

@@ -1,4 +1,4 @@
-//! Finding and starting the native z3 (DESIGN.md §4): `--z3 PATH`, then `$CFP_Z3`, then the
+//! Finding and starting the native z3 (ARCHITECTURE.md): `--z3 PATH`, then `$CFP_Z3`, then the
 //! copy `cargo xtask setup-z3` installs (`target/tools/z3/bin/z3`), then `z3` on `PATH`.
 //!
 //! This is the CLI's business (only `cfp-cli` looks at files, the environment and

@@ -1,4 +1,4 @@
-//! The corpus of programs in the style of real projects, `tests/real/*.java` (issue 16):
+//! The corpus of programs in the style of real projects, `tests/real/*.java`:
 //! the Java people write (anonymous classes, lambdas, enums, inner classes, framework
 //! superclasses, `synchronized`, class literals, boxed values, library models, …) against
 //! the built-in protocols. Headers: `// spec: NAME` (a built-in), `// expect:

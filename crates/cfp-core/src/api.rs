@@ -1,4 +1,4 @@
-//! API-call detection (DESIGN.md §2, paper §3.2): which program calls are calls of the
+//! API-call detection (ARCHITECTURE.md, paper §3.2): which program calls are calls of the
 //! spec's API, and which terminals `T_m` each one may emit.
 //!
 //! A call `x.m(a1..an)` is an API call when the static type of `x` — or one of its

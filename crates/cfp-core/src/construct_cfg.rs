@@ -1,4 +1,4 @@
-//! ConstructCFG (paper §5.4, Fig. 13 and the rules of Fig. 14; DESIGN.md §3): the
+//! ConstructCFG (paper §5.4, Fig. 13 and the rules of Fig. 14; ARCHITECTURE.md): the
 //! context-free grammar `G_P` that over-approximates the API-call sequences of the
 //! program's PCFAs.
 //!

@@ -1,4 +1,4 @@
-//! State symbols and transition formulas of CFA edges (DESIGN.md §3, "Semantics for SMT").
+//! State symbols and transition formulas of CFA edges (ARCHITECTURE.md, "Semantics for SMT").
 //!
 //! # State symbols (shared with the PCFA predicates)
 //! The state of a method `m` is described by these SMT constants ([`Symbols::scope`]):

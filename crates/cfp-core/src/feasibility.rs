@@ -1,4 +1,4 @@
-//! Feasibility of a nested trace (DESIGN.md §3, "Feasibility"): check the SSA encoding
+//! Feasibility of a nested trace (ARCHITECTURE.md, "Feasibility"): check the SSA encoding
 //! with one named assertion per step; SAT gives concrete values, UNSAT an unsat core.
 //!
 //! A SAT answer for a trace whose encoding uses uninterpreted functions (non-linear or

@@ -1,5 +1,5 @@
 //! A concrete interpreter of lowered (and usually instrumented) [`Program`]s: it runs the
-//! CFA edges with concrete values, following DESIGN.md §3 "Semantics for SMT".
+//! CFA edges with concrete values, following ARCHITECTURE.md "Semantics for SMT".
 //!
 //! Every nondeterministic value comes from an [`Oracle`]:
 //! * the initial value of every global at the root's entry (static fields and wildcard

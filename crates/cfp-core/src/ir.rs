@@ -16,7 +16,7 @@
 //!   methods ([`Edge::Call`]), API calls before instrumentation ([`Edge::ApiCall`]) and
 //!   terminals after it ([`Edge::Api`], paper §4, Fig. 10).
 //!
-//! # Semantics of the statements (DESIGN.md §3, "Semantics for SMT")
+//! # Semantics of the statements (ARCHITECTURE.md, "Semantics for SMT")
 //! * Sorts: [`Sort::Int`], [`Sort::Bool`], [`Sort::Ref`]. References are SMT `Int`s and
 //!   `null` is `0`; an [`Stmt::Alloc`] yields a fresh positive address never seen before.
 //! * [`Expr`] is pure and total. `&&`/`||` inside an [`Expr`] are *logical* (both sides are

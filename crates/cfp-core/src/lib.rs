@@ -1,6 +1,6 @@
 //! # cfp-core
 //!
-//! The verifier core of cfplay (DESIGN.md §3). This part is the front half of the CEGAR
+//! The verifier core of cfplay (ARCHITECTURE.md). This part is the front half of the CEGAR
 //! loop of the paper (Fig. 11): the program is lowered to one control-flow automaton per
 //! method ([`lower`]), then instrumented with the spec's wildcards ([`instrument()`],
 //! paper §4 Fig. 10). [`render`] draws the result as text or Graphviz DOT.

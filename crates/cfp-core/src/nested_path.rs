@@ -1,4 +1,4 @@
-//! Derivation → nested path (paper §5.2, `derivation2path` of Fig. 11; DESIGN.md §3).
+//! Derivation → nested path (paper §5.2, `derivation2path` of Fig. 11; ARCHITECTURE.md).
 //!
 //! A derivation over the grammar of [`crate::construct_cfg`] is read back as a *nested
 //! trace* `(π, ⇝)` (Heizmann et al. 2010): the sequence of CFA edges the derivation

@@ -1,4 +1,4 @@
-//! The front door of a check (DESIGN.md §3): [`prepare`] turns the two texts a user
+//! The front door of a check (ARCHITECTURE.md): [`prepare`] turns the two texts a user
 //! gives — the program and the protocol spec — into a [`Prepared`] input, or into the
 //! [`Diagnostics`] that say what is wrong and where; [`Prepared::run`] starts the CEGAR
 //! loop on it. The CLI (`cfp check`) and the page's worker both go through here, so the

@@ -1,4 +1,4 @@
-//! Refine (paper §5.3, Fig. 12; DESIGN.md §3): from the interpolants of a spurious nested
+//! Refine (paper §5.3, Fig. 12; ARCHITECTURE.md): from the interpolants of a spurious nested
 //! path build Ψ (predicates per CFA location), then
 //! * **CompleteCubes / CloneStates**: every state of a refined location is split into one
 //!   state per satisfiable complete cube over the location's new predicates (conjoined

@@ -1,7 +1,7 @@
 //! The shape of `cfp check --json`'s result object, shared by every host (the CLI prints it,
 //! the web playground returns it from `check_json` and in its worker's `done` message).
 //!
-//! Field order is part of the contract (DESIGN.md §2 "CLI contract"):
+//! Field order is part of the contract (ARCHITECTURE.md "CLI contract"):
 //! ```text
 //! {"verdict", "iterations", "counterexample"?, "reason"?, "reason_kind"?, "report"?, "stats"}
 //! ```

@@ -1,4 +1,4 @@
-//! SSA encoding of a nested trace (DESIGN.md §3, "Feasibility").
+//! SSA encoding of a nested trace (ARCHITECTURE.md, "Feasibility").
 //!
 //! A trace is a sequence of steps through the CFAs: intra-procedural edges, API edges,
 //! calls and returns (each return names the index of its matching call). Positions

@@ -1,4 +1,4 @@
-//! Layer 2 of the inclusion engine (DESIGN.md §3): the exact one-counter check.
+//! Layer 2 of the inclusion engine (ARCHITECTURE.md): the exact one-counter check.
 //!
 //! Terminals get weights +1 (opening), −1 (closing) or 0. For every nonterminal A of the
 //! (cleaned) program grammar we compute, over the words w of L(A):

@@ -1,4 +1,4 @@
-//! Layer 3 of the inclusion engine (DESIGN.md §3): effects of words on the real-time
+//! Layer 3 of the inclusion engine (ARCHITECTURE.md): effects of words on the real-time
 //! nondeterministic machine of the spec, saturated over the program grammar's dotted items
 //! in Knuth's shortest-derivation order (Knuth 1977, "A generalization of Dijkstra's
 //! algorithm"; superior functions — here: sums of word lengths).

@@ -1,11 +1,11 @@
-//! The inclusion engine's public face: decide L(G) ⊆ L(S) (DESIGN.md §3).
+//! The inclusion engine's public face: decide L(G) ⊆ L(S) (ARCHITECTURE.md).
 //!
 //! Answers are sound: `Included` comes with a [`Certificate`] that
 //! [`recheck_certificate`] verifies independently; `NotIncluded` comes with a word of
 //! L(G) \ L(S) — confirmed by an exact Earley parse of S — and its derivation over G's own
 //! productions; anything else is `Unknown` with the reason.
 //!
-//! The layers (DESIGN.md §3 "Inclusion engine"):
+//! The layers (ARCHITECTURE.md "Inclusion engine"):
 //!
 //! * **Layer 0** — clean G (unproductive, then unreachable; [`crate::clean::clean`]); an
 //!   empty L(G) is included. A terminal of cleaned G that cleaned S lacks refutes inclusion:
@@ -93,7 +93,7 @@ pub enum Proof {
     Effects(EffectsCertificate),
 }
 
-/// Evidence of a layer-2 proof (DESIGN.md §3, layer 2).
+/// Evidence of a layer-2 proof (ARCHITECTURE.md, layer 2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CounterCertificate {
     /// The opening terminal (weight +1), by name.
@@ -277,7 +277,7 @@ fn effects_certificate(
     }
 }
 
-/// Decide L(G) ⊆ L(S) within `opts`, reporting progress to `progress` (DESIGN.md §3).
+/// Decide L(G) ⊆ L(S) within `opts`, reporting progress to `progress` (ARCHITECTURE.md).
 ///
 /// `Included` only with a certificate that [`recheck_certificate`] accepts; `NotIncluded`
 /// only with a word whose derivation over G was checked and which an exact Earley parse of

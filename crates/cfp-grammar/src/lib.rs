@@ -1,6 +1,6 @@
 //! # cfp-grammar
 //!
-//! Context-free grammars for cfplay (DESIGN.md §3 "Inclusion engine"): the grammar type,
+//! Context-free grammars for cfplay (ARCHITECTURE.md "Inclusion engine"): the grammar type,
 //! cleaning and normal forms, an Earley recogniser with parse trees, rendering, and the
 //! inclusion engine that decides L(G) ⊆ L(S) soundly — a proof, a shortest counterexample
 //! with its derivation over G's own productions, or an honest `unknown`.

@@ -18,7 +18,7 @@
 //! unit cycles are removed by the first steps). It can be exponential; every step checks a
 //! production budget and returns [`NormalFormError::TooLarge`] instead of blowing up.
 //! Spec grammars are small, so this is the intended use; program grammars are never
-//! normalised (DESIGN.md §3, layer 0).
+//! normalised (ARCHITECTURE.md, layer 0).
 
 use crate::cfg::{Grammar, NontermId, Production, Sym};
 use crate::clean::{clean, nullable};

@@ -1,5 +1,5 @@
 //! Shortest derivations over a grammar's own productions (layer 0 of the inclusion
-//! engine, DESIGN.md §3): Knuth's generalisation of Dijkstra's algorithm to grammars
+//! engine, ARCHITECTURE.md): Knuth's generalisation of Dijkstra's algorithm to grammars
 //! (Knuth 1977, "A generalization of Dijkstra's algorithm", IPL 6(1)) — the length of a
 //! production is a superior function of the lengths of its right-side nonterminals, so
 //! nonterminals are finalised in order of their shortest word.

@@ -1,4 +1,4 @@
-//! Differential test of the inclusion engine against brute force (DESIGN.md §3: "an
+//! Differential test of the inclusion engine against brute force (ARCHITECTURE.md: "an
 //! exhaustive-enumeration test oracle for small grammars").
 //!
 //! `CFP_DIFF_CASES` (default 2,000) pairs (G, S) of small grammars over the alphabet

@@ -1,4 +1,4 @@
-//! cfplay's share links and record files (issue 6, DESIGN.md §5): the playground's state in a
+//! cfplay's share links and record files (ARCHITECTURE.md): the playground's state in a
 //! URL fragment, and the document `cfp check --record` writes.
 //!
 //! * [`state`]: what a link carries ([`ShareState`], [`Recording`]);

@@ -1,6 +1,6 @@
 //! # cfp-smt
 //!
-//! SMT terms and the solver boundary for cfplay (DESIGN.md §4): a term builder, the
+//! SMT terms and the solver boundary for cfplay (ARCHITECTURE.md): a term builder, the
 //! SMT-LIB2 printer, a reader for solver answers (sat/unsat/unknown, models, Horn
 //! solutions), the [`Solver`] trait an async browser backend can implement, a typed
 //! [`Session`] over any backend (checks with models and cores, memoised batches, Horn

@@ -1,4 +1,4 @@
-//! Abstract syntax tree of the program language: the Java subset of DESIGN.md §2.
+//! Abstract syntax tree of the program language: the Java subset of ARCHITECTURE.md.
 //!
 //! Every node carries its [`Span`]. The tree is produced by [`crate::parse_program`],
 //! which never fails: syntax errors become diagnostics and the tree keeps every part it

@@ -13,7 +13,7 @@ use crate::Parsed;
 pub struct BuiltinSpec {
     /// The name `--spec` takes (`lock`, `wakelock`, …).
     pub name: &'static str,
-    /// The spec text (spec language, DESIGN.md §2).
+    /// The spec text (spec language, ARCHITECTURE.md).
     pub text: &'static str,
 }
 

@@ -1,7 +1,7 @@
 //! # cfp-syntax
 //!
 //! Lexers, parsers, abstract syntax trees and diagnostics for the two input languages of
-//! cfplay (DESIGN.md §2): the program language (a Java subset) and the spec language
+//! cfplay (ARCHITECTURE.md): the program language (a Java subset) and the spec language
 //! (parametrised context-free grammars over API-call terminals).
 //!
 //! Architecture invariant: this crate knows nothing of SMT, of grammars as languages, of

@@ -1,4 +1,4 @@
-//! Abstract syntax of the spec (grammar) language of DESIGN.md §2.
+//! Abstract syntax of the spec (grammar) language of ARCHITECTURE.md.
 //!
 //! ```text
 //! wildcard $1 : ReentrantLock;

@@ -1,4 +1,4 @@
-//! Lexer of the spec language (DESIGN.md §2).
+//! Lexer of the spec language (ARCHITECTURE.md).
 //!
 //! Tokens and their spellings:
 //!

@@ -1,4 +1,4 @@
-//! Parser of the spec language (DESIGN.md §2): [`parse_spec`].
+//! Parser of the spec language (ARCHITECTURE.md): [`parse_spec`].
 //!
 //! ```text
 //! spec        := item*

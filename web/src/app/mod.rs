@@ -1,4 +1,4 @@
-//! The Yew UI (main thread; DESIGN.md §5).
+//! The Yew UI (main thread; ARCHITECTURE.md).
 //!
 //! The page renders the editors first and only then starts `worker.js` (Z3 is 35 MB, the
 //! editors must be usable before it loads). Worker events are queued and applied to the

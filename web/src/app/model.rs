@@ -1,5 +1,5 @@
 //! The run as the UI keeps it: one CEGAR event = one action on [`RunModel`]
-//! (DESIGN.md §5; paper Fig. 11's phases). The timeline is the list of
+//! (ARCHITECTURE.md; paper Fig. 11's phases). The timeline is the list of
 //! [`IterationRecord`]s, so selecting an old iteration costs nothing.
 
 use super::messages::{

@@ -1,5 +1,5 @@
 //! What the page's own URL asks for: the query parameters of embed mode and replay, and
-//! the URLs the share panel builds (issue 6, DESIGN.md §5).
+//! the URLs the share panel builds (ARCHITECTURE.md).
 //!
 //! ```text
 //! index.html?embed&readonly&start=2&autoplay&record=runs/lock.json&mode=replay#v1.…

@@ -1,4 +1,4 @@
-//! Replaying a recorded run without live Z3 (issue 6, DESIGN.md §5): the events of
+//! Replaying a recorded run without live Z3 (ARCHITECTURE.md): the events of
 //! `cfp check --record` (or of a recording inside a share link) are checked by the rules
 //! `cfp share` also applies (`cfp_share::replay`: events decode as the core's type,
 //! iterations 1, 2, … in order and bounded, a `cfp check --json` result) and then played

@@ -1,5 +1,5 @@
 //! The share panel: the link, a Markdown link and the embed snippet for the current state
-//! (issue 6), each with a copy button.
+//!, each with a copy button.
 
 use super::page_url::{embed_snippet, embed_url, playground_url};
 use crate::share::{

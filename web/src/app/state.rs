@@ -1,5 +1,5 @@
 //! The page's state and every transition of it, without side effects (Yew's `Reducible`
-//! pattern; issue 13): [`PageState::reduce`] applies one [`Msg`] and returns the
+//! pattern): [`PageState::reduce`] applies one [`Msg`] and returns the
 //! [`Effect`]s the [`App`](super::App) then runs (timers, `postMessage`, fetches,
 //! history). The run lifecycle is one enum ([`Lifecycle`]), so "cancelling" and "step
 //! busy" cannot disagree with "idle"; all of it is unit-tested natively (`state/tests.rs`).

@@ -1,4 +1,4 @@
-//! `cfp check PROGRAM --spec SPEC`: the CEGAR verifier (DESIGN.md §2 "CLI contract", §3).
+//! `cfp check PROGRAM --spec SPEC`: the CEGAR verifier (ARCHITECTURE.md).
 //!
 //! Exit codes: 0 verified, 1 violation, 2 unknown (budget, timeout, undecided), 3 bad input
 //! (diagnostics on stderr as `file:line:col: message`; also a missing z3, with the install
@@ -201,7 +201,7 @@ impl HarnessArgs {
 pub enum Format {
     /// The verdict, the summary, the word and the trace, for people.
     Text,
-    /// One JSON object (DESIGN.md §2).
+    /// One JSON object (ARCHITECTURE.md).
     Json,
     /// A SARIF 2.1.0 log.
     Sarif,

@@ -1,5 +1,5 @@
 //! `cfp include GRAMMAR --spec SPEC`: decide L(GRAMMAR) ⊆ L(SPEC) with the inclusion
-//! engine of `cfp-grammar` (DESIGN.md §2 "CLI contract", §3 "Inclusion engine").
+//! engine of `cfp-grammar` (ARCHITECTURE.md).
 //!
 //! Exit codes: 0 included, 1 not included (a counterexample word is printed), 2 unknown
 //! (budget, timeout), 3 bad input (diagnostics on stderr).

@@ -1,4 +1,4 @@
-//! Several spurious counterexamples per iteration (issue 15, item 3).
+//! Several spurious counterexamples per iteration.
 //!
 //! One ConstructCFG and one inclusion check per refined path made the iterations of a
 //! program grow with its methods: every method with a lock of its own needs its own

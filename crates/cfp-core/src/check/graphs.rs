@@ -1,5 +1,5 @@
 //! The structures events carry so that a host can draw them without parsing text
-//! (DESIGN.md §5): the program grammar's productions, every method's PCFA with what the
+//! (ARCHITECTURE.md): the program grammar's productions, every method's PCFA with what the
 //! last refinement did to it, and counterexample derivations as trees.
 //!
 //! Ids are the core's own: a PCFA state or edge id is [`crate::pcfa::StateId`] /

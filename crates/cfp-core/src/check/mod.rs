@@ -1,4 +1,4 @@
-//! The CEGAR driver (paper Fig. 11, DESIGN.md §3): ConstructCFG → inclusion →
+//! The CEGAR driver (paper Fig. 11, ARCHITECTURE.md): ConstructCFG → inclusion →
 //! counterexample → nested path → feasibility → interpolants → Refine → repeat.
 //!
 //! [`Checker::step`] runs one phase and returns its [`Event`]; [`Checker::run`] runs to

@@ -1,4 +1,4 @@
-//! Public types of the CEGAR driver (DESIGN.md §3 "Verdicts", "Events"): options,
+//! Public types of the CEGAR driver (ARCHITECTURE.md "Verdicts", "Events"): options,
 //! events (one per phase of Fig. 11), verdicts with their evidence, statistics.
 //!
 //! Everything here is `Serialize + Deserialize`: these types are the protocol between the
@@ -640,7 +640,7 @@ impl Verdict {
         }
     }
 
-    /// CLI exit code of DESIGN.md §2: 0 verified, 1 violation, 2 unknown.
+    /// CLI exit code of ARCHITECTURE.md: 0 verified, 1 violation, 2 unknown.
     pub fn exit_code(&self) -> i32 {
         match self {
             Verdict::Verified { .. } => 0,

@@ -36,7 +36,7 @@
 //!   parameters (and receiver, for an instance entry) are havocked, then the entry
 //!   method (`main`, or [`LowerOptions::entry`]) is called.
 //!
-//! # Semantic conventions (DESIGN.md §3; they decide verdicts)
+//! # Semantic conventions (ARCHITECTURE.md; they decide verdicts)
 //! * A call on a receiver, an API call, a field access and an array access assume the
 //!   object is non-null (`assume o != null`; Java would throw otherwise). `this` needs no
 //!   assumption.

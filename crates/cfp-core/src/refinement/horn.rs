@@ -1,5 +1,5 @@
 //! The Horn strategy: nested interpolants of an infeasible trace via a tree-shaped,
-//! non-recursive Horn system (DESIGN.md §3, "Nested interpolants via Horn clauses"), on the
+//! non-recursive Horn system (ARCHITECTURE.md, "Nested interpolants via Horn clauses"), on the
 //! trace sliced to its unsat core ([`super::slicing`]).
 //!
 //! 1. **Horn system**, one predicate `I<i>` per position over its (sliced) signature:

@@ -1,4 +1,4 @@
-//! Loops in a counterexample (DESIGN.md §3: "Loops in a counterexample want inductive
+//! Loops in a counterexample (ARCHITECTURE.md: "Loops in a counterexample want inductive
 //! facts, not one fact per unrolling"; Rümmer & Subotic, FMCAD'13).
 //!
 //! A spurious path that goes around a loop several times is refuted by facts about *this*

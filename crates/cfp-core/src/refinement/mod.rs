@@ -1,5 +1,5 @@
 //! Refinement of a spurious counterexample (paper §5.3, Fig. 11's "nested interpolants → Ψ →
-//! Refine"; DESIGN.md §3, "What realistic programs taught us").
+//! Refine"; ARCHITECTURE.md, "What realistic programs taught us").
 //!
 //! No verdict hinges on one interpolation query. The infeasible nested path is sliced to
 //! an unsat core ([`slicing`]) and a **portfolio** of strategies is tried in turn, each

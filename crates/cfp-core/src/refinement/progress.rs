@@ -1,4 +1,4 @@
-//! Progress of a refinement (DESIGN.md §3, "A refinement must provably remove the path it
+//! Progress of a refinement (ARCHITECTURE.md, "A refinement must provably remove the path it
 //! refuted"): is a refuted nested path still a path of the refined abstraction?
 //!
 //! The path is replayed through the PCFAs: from the root's entry states, each intra or API

@@ -1,4 +1,4 @@
-//! Predicates that travel (issue 15, item 2).
+//! Predicates that travel.
 //!
 //! A predicate learned in one method is often what a sibling method needs too: every
 //! method of a class that takes `this.lock` and releases it later needs

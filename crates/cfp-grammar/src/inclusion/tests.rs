@@ -1,4 +1,4 @@
-//! Tests of the inclusion engine: the protocol cases of DESIGN.md §3, certificates,
+//! Tests of the inclusion engine: the protocol cases of ARCHITECTURE.md, certificates,
 //! budgets, determinism, scale, and a randomized differential check against enumeration.
 
 use super::*;

@@ -1,4 +1,4 @@
-//! Recursive-descent parser of the program language (a Java subset, DESIGN.md §2).
+//! Recursive-descent parser of the program language (a Java subset, ARCHITECTURE.md).
 //!
 //! Entry point: [`parse_program`]. The parser never fails and never panics: errors become
 //! [`Diagnostic`]s and the tree keeps what could be recovered. Recovery rules:
