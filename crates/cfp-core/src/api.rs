@@ -20,6 +20,19 @@ pub const KNOWN_SUPERTYPES: &[(&str, &[&str])] = &[
     ("WriteLock", &["Lock"]),
 ];
 
+/// JDK classes whose objects the built-in models give as objects of a wildcard's class:
+/// `ReentrantReadWriteLock`'s `readLock()` and `writeLock()` (of static types `ReadLock`
+/// and `WriteLock`) are reentrant locks of their own (`cfp models rwlock`).
+pub const KNOWN_VIEWS: &[(&str, &[&str])] = &[("ReentrantLock", &["ReadLock", "WriteLock"])];
+
+/// Whether a receiver of static type `ty` is an object of the wildcard class `wildcard`.
+fn is_of(ty: &str, wildcard: &str) -> bool {
+    ty == wildcard
+        || KNOWN_VIEWS
+            .iter()
+            .any(|(w, views)| *w == wildcard && views.contains(&ty))
+}
+
 /// True when terminal `t` is written with `arity` arguments, or with `(..)`.
 pub fn takes(t: &Terminal, arity: usize) -> bool {
     t.args == [TermArg::Rest] || t.args.len() == arity
@@ -77,7 +90,7 @@ impl ApiTable {
     /// `types` (or undeclared).
     pub fn matching(&self, types: &[String], method: &str, arity: usize) -> Vec<TerminalId> {
         self.select(method, arity, |t| match self.receiver_type(t) {
-            Some(ty) => types.iter().any(|x| x == ty),
+            Some(ty) => types.iter().any(|x| is_of(x, ty)),
             None => true,
         })
     }
@@ -92,7 +105,7 @@ impl ApiTable {
                 t.method == method
                     && self
                         .receiver_type(t)
-                        .is_some_and(|ty| types.iter().any(|x| x == ty))
+                        .is_some_and(|ty| types.iter().any(|x| is_of(x, ty)))
             })
             .collect()
     }

@@ -23,8 +23,9 @@ use cfp_syntax::ast::{CatchClause, Resource};
 /// resource of a try-with-resources statement.
 #[derive(Clone, Debug)]
 pub(super) enum Finally<'a> {
-    /// A `finally` block.
-    Block(&'a Block),
+    /// A `finally` block, and how many local variables were in scope at its `try` (it
+    /// sees none declared after, such as a catch clause's parameter).
+    Block(&'a Block, usize),
     /// `if (r != null) r.close();` for the resource in `var`, of static type `ty`.
     Close {
         /// The variable holding the resource.
@@ -402,7 +403,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// `continue`).
     pub(super) fn run_finally(&mut self, f: &Finally<'a>) {
         match f {
-            Finally::Block(b) => self.block(b),
+            Finally::Block(b, mark) => {
+                let inner = self.scope.split_off((*mark).min(self.scope.len()));
+                self.block(b);
+                self.scope.truncate(*mark);
+                self.scope.extend(inner);
+            }
             Finally::Close { var, ty, span } => self.close_resource(*var, ty.clone(), *span),
         }
     }
@@ -590,7 +596,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let fin_exc = finally.filter(|_| modelled).map(|_| self.fresh());
         let after = self.fresh();
         if let Some(f) = finally {
-            self.finallys.push(Finally::Block(f));
+            self.finallys.push(Finally::Block(f, self.scope.len()));
         }
         let handler = dispatch.or(fin_exc);
         if let Some(node) = handler {
@@ -655,7 +661,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     );
                 }
                 if let Some(f) = finally {
-                    self.finallys.push(Finally::Block(f));
+                    self.finallys.push(Finally::Block(f, mark));
                 }
                 if let Some(node) = fin_exc {
                     self.handlers.push(Handler {
@@ -672,11 +678,11 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 if finally.is_some() {
                     self.finallys.pop();
                 }
+                self.scope.truncate(mark);
                 if let Some(f) = finally {
                     self.block(f);
                 }
                 self.goto(after);
-                self.scope.truncate(mark);
                 self.set(next);
             }
             // No clause catches it: the finally block runs, and the exception goes on.

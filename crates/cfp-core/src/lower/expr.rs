@@ -55,6 +55,39 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             .then(|| "of a static import".to_owned())
     }
 
+    /// A bare name of instance code that is a field inherited from a superclass outside
+    /// the program (`from`: "inherited from …"): recorded by the survey; in the final
+    /// lowering, a read of `this.%inherited.name` when the program reads it as a
+    /// reference and never assigns it (an arbitrary value of each object, the same at
+    /// every read). `None`: an arbitrary value at each read.
+    fn inherited_field(
+        &mut self,
+        name: &str,
+        from: &str,
+        want: Option<Sort>,
+    ) -> Option<(Expr, Type)> {
+        let this = self.this.filter(|_| !self.is_static)?;
+        if !from.starts_with("inherited") {
+            return None;
+        }
+        if self.assigning {
+            self.cx.survey.inherited_writes.insert(name.to_owned());
+            return None;
+        }
+        if !matches!(want, None | Some(Sort::Ref)) {
+            return None;
+        }
+        self.cx.survey.inherited_reads.insert(name.to_owned());
+        let (_, field) = self.cx.inherited_fields.iter().find(|(n, _)| n == name)?;
+        Some((
+            Expr::Field {
+                obj: Box::new(Expr::Var(this)),
+                field: *field,
+            },
+            Type::Unknown,
+        ))
+    }
+
     /// The instance of class `c` (or of a subclass) that encloses the code: `this`, or
     /// the enclosing instance an inner class holds (`this.this$0`, `this.this$0.this$0`,
     /// …, set by `new`). Where there is none (static code), an arbitrary non-null object
@@ -261,6 +294,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                                     id.name
                                 ),
                             ));
+                        }
+                        if let Some(read) = self.inherited_field(&id.name, &from, want) {
+                            return read;
                         }
                         return self.unknown_value(want, span);
                     }
@@ -719,7 +755,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     ) -> Option<AssignTarget> {
         match &e.kind {
             ExprKind::Name(_) => {
+                self.assigning = true;
                 let (v, t) = self.expr(e, None);
+                self.assigning = false;
                 match v {
                     Expr::Var(x) => Some(AssignTarget::Place(Place::Var(x), t)),
                     Expr::Global(g) => Some(AssignTarget::Place(Place::Global(g), t)),
@@ -742,7 +780,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         };
                         Some(AssignTarget::Place(Place::Field { obj, field }, t))
                     }
-                    _ => Some(AssignTarget::Dropped(t)),
+                    _ => {
+                        // Perhaps a field inherited from outside the program: no longer
+                        // one value per object.
+                        self.cx.survey.inherited_writes.insert(name.name.clone());
+                        Some(AssignTarget::Dropped(t))
+                    }
                 }
             }
             ExprKind::Index { array, index } => {

@@ -47,6 +47,11 @@ pub(super) struct Survey {
     pub escaping: BTreeSet<crate::ir::ClassId>,
     /// Some code reads the length of an array.
     pub needs_lengths: bool,
+    /// Names of instance code that are fields inherited from a superclass outside the
+    /// program, read as references.
+    pub inherited_reads: BTreeSet<String>,
+    /// Such names that some code assigns.
+    pub inherited_writes: BTreeSet<String>,
 }
 
 /// The settled program-wide facts of the final lowering.
@@ -66,6 +71,10 @@ pub(super) struct Facts {
     pub escaping: BTreeSet<crate::ir::ClassId>,
     /// `%length` exists: arrays' lengths are tracked.
     pub lengths: bool,
+    /// Fields inherited from a superclass outside the program that the program reads
+    /// (as references) and never assigns: each is a field of its own, so that two reads
+    /// of one object's field agree.
+    pub inherited_fields: Vec<String>,
 }
 
 impl Facts {
@@ -128,6 +137,11 @@ impl Facts {
             escapes: survey.escapes,
             escaping: survey.escaping.clone(),
             lengths: survey.needs_lengths,
+            inherited_fields: survey
+                .inherited_reads
+                .difference(&survey.inherited_writes)
+                .cloned()
+                .collect(),
         }
     }
 }

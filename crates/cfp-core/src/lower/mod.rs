@@ -264,6 +264,15 @@ pub fn lower_program(
             span: Span::default(),
         });
     }
+    for (name, id) in &cx.inherited_fields {
+        fields.push(crate::ir::FieldDef {
+            id: *id,
+            class: ClassId(u32::MAX),
+            name: format!("%inherited.{name}"),
+            sort: Sort::Ref,
+            span: Span::default(),
+        });
+    }
     let program = Program {
         classes: cx.table.defs.clone(),
         fields,
@@ -377,6 +386,8 @@ struct ProgramLowerer<'a> {
     escapes: Option<Escapes>,
     /// `%length`, when some code reads an array's length.
     length_field: Option<crate::ir::FieldId>,
+    /// The fields inherited from outside the program ([`Facts::inherited_fields`]).
+    inherited_fields: Vec<(String, crate::ir::FieldId)>,
 }
 
 impl<'a> ProgramLowerer<'a> {
@@ -471,6 +482,21 @@ impl<'a> ProgramLowerer<'a> {
         };
         let length_field = lengths
             .then(|| crate::ir::FieldId(escaped_base + if escapes.is_some() { 2 } else { 0 }));
+        let mut next_field = escaped_base
+            + if escapes.is_some() { 2 } else { 0 }
+            + u32::from(length_field.is_some());
+        let inherited_fields = match &stage {
+            Stage::Survey => Vec::new(),
+            Stage::Final(f) => f
+                .inherited_fields
+                .iter()
+                .map(|n| {
+                    let id = crate::ir::FieldId(next_field);
+                    next_field += 1;
+                    (n.clone(), id)
+                })
+                .collect(),
+        };
         let closure_of = table
             .classes
             .iter()
@@ -502,6 +528,7 @@ impl<'a> ProgramLowerer<'a> {
             closure_of,
             escapes,
             length_field,
+            inherited_fields,
         }
     }
 
@@ -781,6 +808,8 @@ struct MethodLowerer<'c, 'a> {
     /// The span every statement emitted gets, while set (an inlined constant's
     /// initialiser is lowered at the place that reads it).
     span_at: Option<Span>,
+    /// An assignment's target is being lowered.
+    assigning: bool,
     /// Their Java static types (for overload resolution).
     call_jtypes: Option<Vec<crate::classes::jtypes::JType>>,
     /// The Java static type of each variable (for overload resolution).
@@ -827,6 +856,7 @@ fn new_method_lowerer<'c, 'a>(
         call_args: None,
         call_site: None,
         span_at: None,
+        assigning: false,
         call_jtypes: None,
         var_jtypes: Vec::new(),
     };

@@ -171,13 +171,26 @@ impl<'a> Parser<'a> {
                 self.skip_unsupported_type(t.span, "records are not supported");
                 None
             }
+            // An annotation type (`@interface A { … }`) declares no code that runs: an
+            // interface without members (its elements and defaults are not read).
             TokenKind::At if self.nth_kind(1) == TokenKind::Keyword(Keyword::Interface) => {
-                self.bump();
-                self.skip_unsupported_type(
-                    t.span,
-                    "annotation type declarations are not supported",
-                );
-                None
+                self.bump(); // `@`
+                self.bump(); // `interface`
+                let name = self.expect_ident();
+                if self.at(TokenKind::LBrace) {
+                    self.skip_balanced();
+                } else {
+                    self.expect(TokenKind::LBrace);
+                }
+                Some(ClassDecl {
+                    modifiers: mods,
+                    is_interface: true,
+                    name,
+                    extends: None,
+                    implements: Vec::new(),
+                    members: Vec::new(),
+                    span: self.span_from(start),
+                })
             }
             _ => {
                 if report {
