@@ -422,13 +422,24 @@ impl<'p> Machine<'p, '_> {
         self.program.type_names.get(k).cloned()
     }
 
-    /// A reference `v` from library code past the last allocation is an object the
-    /// library allocated: the program's next `new` is fresh beyond it.
-    fn library_reference(&mut self, sort: Sort, v: Value) {
+    /// An arbitrary value for `place` of method `mid`, from the oracle. A reference past
+    /// the last allocation is an object library code allocated: the program's next `new`
+    /// is fresh beyond it.
+    fn draw(&mut self, mid: MethodId, place: &Place) -> R<Value> {
+        let cfa = self.method(mid)?;
+        let sort = self.program.place_sort(cfa, place);
+        let v = self.ask_value(
+            ValueSource::Havoc {
+                method: mid,
+                place: place.clone(),
+            },
+            sort,
+        )?;
         if let (Sort::Ref, Value::Int(a)) = (sort, v) {
             let after = self.oracle.allocated_after_havoc().unwrap_or(a);
             self.heap.allocated = self.heap.allocated.max(after).max(a);
         }
+        Ok(v)
     }
 
     fn ask_value(&mut self, source: ValueSource, sort: Sort) -> R<Value> {
@@ -699,16 +710,7 @@ impl<'p> Machine<'p, '_> {
                 self.assign(mid, place, v)
             }
             Stmt::Havoc(place) => {
-                let cfa = self.method(mid)?;
-                let sort = self.program.place_sort(cfa, place);
-                let v = self.ask_value(
-                    ValueSource::Havoc {
-                        method: mid,
-                        place: place.clone(),
-                    },
-                    sort,
-                )?;
-                self.library_reference(sort, v);
+                let v = self.draw(mid, place)?;
                 self.taint_place(mid, place, false)?;
                 self.assign(mid, place, v)
             }
@@ -733,17 +735,8 @@ impl<'p> Machine<'p, '_> {
             }
             Stmt::Opaque { var, source } => {
                 let place = Place::Var(*var);
-                let cfa = self.method(mid)?;
-                let sort = self.program.place_sort(cfa, &place);
                 let determined = self.determined(mid, source)?;
-                let v = self.ask_value(
-                    ValueSource::Havoc {
-                        method: mid,
-                        place: place.clone(),
-                    },
-                    sort,
-                )?;
-                self.library_reference(sort, v);
+                let v = self.draw(mid, &place)?;
                 self.taint_place(mid, &place, determined)?;
                 self.assign(mid, &place, v)
             }
