@@ -69,15 +69,29 @@ pub struct TargetHints {
 
 /// A compilation unit whose closures are classes.
 #[derive(Clone, Debug)]
-pub struct Desugared {
-    /// The rewritten unit.
-    pub unit: CompilationUnit,
+pub struct Desugared<'u> {
+    /// The rewritten unit (the unit itself when it has no closure: no copy of a tree
+    /// that may be deep).
+    pub unit: std::borrow::Cow<'u, CompilationUnit>,
     /// The closure classes, by number.
     pub closures: Vec<ClosureClass>,
 }
 
+impl Desugared<'_> {
+    /// The rewritten unit.
+    pub fn unit(&self) -> &CompilationUnit {
+        &self.unit
+    }
+}
+
 /// Turn the closures of `unit` into classes (see the module doc).
-pub fn desugar(unit: &CompilationUnit, hints: &TargetHints) -> Desugared {
+pub fn desugar<'u>(unit: &'u CompilationUnit, hints: &TargetHints) -> Desugared<'u> {
+    if unit.closures == 0 {
+        return Desugared {
+            unit: std::borrow::Cow::Borrowed(unit),
+            closures: Vec::new(),
+        };
+    }
     let mut all: Vec<&ClassDecl> = Vec::new();
     for c in &unit.classes {
         collect(c, &mut all);
@@ -96,7 +110,7 @@ pub fn desugar(unit: &CompilationUnit, hints: &TargetHints) -> Desugared {
         d.class(c, false);
     }
     Desugared {
-        unit: out,
+        unit: std::borrow::Cow::Owned(out),
         closures: d.closures,
     }
 }

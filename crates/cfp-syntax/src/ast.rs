@@ -29,6 +29,9 @@ pub struct CompilationUnit {
     pub classes: Vec<ClassDecl>,
     /// The whole file.
     pub span: Span,
+    /// How many lambdas, method references, anonymous and local classes it has (none:
+    /// nothing to desugar).
+    pub closures: usize,
 }
 
 /// Modifiers that matter to the semantics; the rest (annotations, `protected`,

@@ -207,6 +207,7 @@ fn file_markers(text: &str) -> Vec<(usize, &str)> {
 pub fn parse_sources(sources: &SourceSet) -> Parsed<CompilationUnit> {
     let mut classes: Vec<ClassDecl> = Vec::new();
     let mut imports = Vec::new();
+    let mut closures = 0;
     let mut diagnostics = Vec::new();
     // (simple name, file, package) of every class seen so far.
     let mut seen: Vec<(String, usize, Option<String>)> = Vec::new();
@@ -242,6 +243,7 @@ pub fn parse_sources(sources: &SourceSet) -> Parsed<CompilationUnit> {
         }
         imports.extend(unit.imports);
         classes.extend(unit.classes);
+        closures += unit.closures;
     }
     let end = sources.text().len();
     Parsed {
@@ -250,6 +252,7 @@ pub fn parse_sources(sources: &SourceSet) -> Parsed<CompilationUnit> {
             imports,
             classes,
             span: Span::new(0, end),
+            closures,
         },
         diagnostics,
     }

@@ -6,6 +6,11 @@ fn unit(src: &str) -> CompilationUnit {
     p.tree
 }
 
+/// A unit that lives as long as the test (a desugared unit may borrow it).
+fn leak(u: CompilationUnit) -> &'static CompilationUnit {
+    Box::leak(Box::new(u))
+}
+
 fn classes(d: &Desugared) -> Vec<String> {
     let mut all = Vec::new();
     for c in &d.unit.classes {
@@ -17,10 +22,10 @@ fn classes(d: &Desugared) -> Vec<String> {
 #[test]
 fn a_lambda_becomes_a_class_implementing_its_target_with_its_captures() {
     let d = desugar(
-        &unit(
+        leak(unit(
             "class Main { void f() { ReentrantLock l = new ReentrantLock(); int n = 3; \
              Runnable r = () -> { l.unlock(); }; r.run(); } }",
-        ),
+        )),
         &TargetHints::default(),
     );
     assert_eq!(classes(&d), ["Main", "Main$1"]);
@@ -42,11 +47,11 @@ fn a_lambda_becomes_a_class_implementing_its_target_with_its_captures() {
 #[test]
 fn this_in_a_lambda_is_the_enclosing_instance_and_static_code_makes_static_classes() {
     let d = desugar(
-        &unit(
+        leak(unit(
             "interface Job { void go(int k); } class Main { int x; \
              void f() { Job j = k -> this.x = k; } \
              static void g() { Job j = k -> {}; } }",
-        ),
+        )),
         &TargetHints::default(),
     );
     let nested: Vec<&ClassDecl> = d.unit.classes[1]
@@ -75,14 +80,14 @@ fn this_in_a_lambda_is_the_enclosing_instance_and_static_code_makes_static_class
 #[test]
 fn anonymous_local_and_method_reference_closures() {
     let d = desugar(
-        &unit(
+        leak(unit(
             "abstract class Task { int id; Task(int id) { this.id = id; } abstract void run(); } \
              class Main { static void work(int k) {} \
              void f(ReentrantLock l) { \
                Task t = new Task(7) { void run() { l.lock(); } }; \
                class Local { void go() { l.unlock(); } } \
                java.util.function.IntConsumer c = Main::work; } }",
-        ),
+        )),
         &TargetHints::default(),
     );
     let kinds: Vec<(ClosureKind, bool, Vec<String>)> = d
@@ -120,11 +125,11 @@ fn anonymous_local_and_method_reference_closures() {
 fn a_hint_gives_a_lambda_passed_to_a_method_its_target() {
     let src = "interface Job { void go(); } class Main { static void run(Job j) { j.go(); } \
                void f() { run(() -> {}); } }";
-    let d = desugar(&unit(src), &TargetHints::default());
+    let d = desugar(leak(unit(src)), &TargetHints::default());
     assert_eq!(d.closures[0].method.as_deref(), Some("lambda$"));
     let mut hints = TargetHints::default();
     hints.targets.insert(0, named("Job", Span::default()));
-    let d = desugar(&unit(src), &hints);
+    let d = desugar(leak(unit(src)), &hints);
     assert_eq!(d.closures[0].method.as_deref(), Some("go"));
     assert_eq!(d.closures[0].target.as_deref(), Some("Job"));
 }

@@ -176,7 +176,7 @@ pub fn lower_program(
     let mut desugared = crate::desugar::desugar(unit, &hints);
     let mut rounds = 0;
     let survey = loop {
-        let table = ClassTable::new(&desugared.unit);
+        let table = ClassTable::new(desugared.unit());
         let eager = eager::eager_order(&table);
         let mut cx = ProgramLowerer::new(
             table,
@@ -203,7 +203,7 @@ pub fn lower_program(
         }
         desugared = crate::desugar::desugar(unit, &hints);
     };
-    let table = ClassTable::new(&desugared.unit);
+    let table = ClassTable::new(desugared.unit());
     let eager = eager::eager_order(&table);
     let facts = Facts::settle(&table, &survey);
     let mut cx = ProgramLowerer::new(

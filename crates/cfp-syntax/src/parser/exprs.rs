@@ -435,7 +435,10 @@ impl<'a> Parser<'a> {
             args: Vec::new(),
             calls,
             writes,
-            code: ClosureCode::Lambda { params, body },
+            code: {
+                self.closures += 1;
+                ClosureCode::Lambda { params, body }
+            },
         };
         mk(ExprKind::Closure(Box::new(closure)), self.span_from(start))
     }

@@ -74,6 +74,7 @@ impl<'a> Parser<'a> {
             imports,
             classes,
             span: Span::new(self.start, self.text.len()),
+            closures: self.closures,
         }
     }
 
@@ -333,7 +334,10 @@ impl<'a> Parser<'a> {
                     args,
                     calls,
                     writes,
-                    code: crate::ast::ClosureCode::Anonymous { members },
+                    code: {
+                        self.closures += 1;
+                        crate::ast::ClosureCode::Anonymous { members }
+                    },
                 }))
             } else {
                 crate::ast::ExprKind::New {

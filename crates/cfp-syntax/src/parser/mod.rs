@@ -78,6 +78,7 @@ pub fn parse_program_in(text: &str, range: std::ops::Range<usize>) -> Parsed<Com
         in_case_label: false,
         scanned_depth: 0,
         unsplit: Vec::new(),
+        closures: 0,
     };
     let unit = p.compilation_unit();
     let mut diags = p.diags;
@@ -119,6 +120,8 @@ pub(crate) struct Parser<'a> {
     /// `(index, lexed kind)` of the tokens split inside such bodies (see
     /// [`Parser::scan_kind`]).
     unsplit: Vec<(usize, TokenKind)>,
+    /// Closures and local classes parsed so far ([`CompilationUnit::closures`]).
+    closures: usize,
 }
 
 /// The statement keywords the statement-level recovery stops at.

@@ -422,7 +422,10 @@ impl<'a> Parser<'a> {
             args: Vec::new(),
             calls,
             writes: Vec::new(),
-            code: ClosureCode::MethodRef { target, name },
+            code: {
+                self.closures += 1;
+                ClosureCode::MethodRef { target, name }
+            },
         };
         mk(ExprKind::Closure(Box::new(closure)), span)
     }
@@ -447,7 +450,10 @@ impl<'a> Parser<'a> {
             args,
             calls,
             writes,
-            code: ClosureCode::Anonymous { members },
+            code: {
+                self.closures += 1;
+                ClosureCode::Anonymous { members }
+            },
         };
         mk(ExprKind::Closure(Box::new(closure)), self.span_from(start))
     }

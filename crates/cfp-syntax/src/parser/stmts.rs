@@ -279,7 +279,10 @@ impl<'a> Parser<'a> {
         let start = self.peek().span;
         let modifiers = self.modifiers();
         match self.type_decl_after_modifiers(start, modifiers, true) {
-            Some(c) => StmtKind::LocalClass(Box::new(c)),
+            Some(c) => {
+                self.closures += 1;
+                StmtKind::LocalClass(Box::new(c))
+            }
             None => StmtKind::Error,
         }
     }
