@@ -270,7 +270,10 @@ pub fn node_corpus(args: &[String]) -> Result<Command, Failed> {
     release_cli()?;
     let (node, out) = node_engine()?;
     let mut node = Command::new(node);
+    // The deep-tree cases recurse through wasm frames past V8's default ~1 MB stack
+    // (the lowering of a 1,490-link call chain): 4 MB, within the main thread's 8 MB.
     node.current_dir(root())
+        .arg("--stack-size=4000")
         .arg(root().join("tests").join("wasm").join("node-corpus.mjs"))
         .args(args)
         .env("CFP_Z3", &z3)
