@@ -54,6 +54,20 @@ pub use oracle::{
     ValueSource,
 };
 
+/// A model address as the concrete interpreter numbers objects (allocations from 1): null
+/// stays 0, a trace's allocations `base + k` (`base`: the model's `%alloc` at the start)
+/// become `k`, and every other address (objects that exist before the run) a negative
+/// number — injective, so equalities between addresses are kept.
+pub fn interpreter_address(address: i128, base: i128) -> i128 {
+    if address == 0 {
+        0
+    } else if address > base {
+        address - base
+    } else {
+        address - base - 1
+    }
+}
+
 /// A concrete value. References are `Int` addresses (`null` = 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Value {

@@ -276,19 +276,6 @@ impl<'p> Cfas<'p> {
     }
 }
 
-/// A model address as the concrete interpreter numbers objects (as `cfp check` does for
-/// the wildcards): null stays 0, the trace's allocations `base + k` become `k`, other
-/// objects (there before the run) negative numbers.
-fn interpreter_address(address: i128, base: i128) -> i128 {
-    if address == 0 {
-        0
-    } else if address > base {
-        address - base
-    } else {
-        address - base - 1
-    }
-}
-
 /// The values cfp's model gives the havocs of its path: `values` has what each step of
 /// cfp's trace wrote (`"step  12: %t6"`), `trace` each step's line and text. cfp's trace
 /// may be of a slice of the program, with fewer steps than the path, so a havoc is matched
@@ -362,7 +349,9 @@ impl ModelValues {
             Sort::Ref => text
                 .parse::<i128>()
                 .ok()
-                .and_then(|a| i64::try_from(interpreter_address(a, self.base)).ok())
+                .and_then(|a| {
+                    i64::try_from(cfp_core::interp::interpreter_address(a, self.base)).ok()
+                })
                 .map(Value::Int),
         }
     }
@@ -812,7 +801,7 @@ pub fn replay_inputs(
         let mut values: Vec<i64> = cex["values"][g.name.as_str()]
             .as_str()
             .and_then(|v| v.trim().parse::<i128>().ok())
-            .and_then(|a| i64::try_from(interpreter_address(a, model.base)).ok())
+            .and_then(|a| i64::try_from(cfp_core::interp::interpreter_address(a, model.base)).ok())
             .into_iter()
             .collect();
         for a in 1..=allocs {
@@ -1493,6 +1482,20 @@ fn is_boolean_input(src: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The `cfp check --json` counterexample of `run`: its path and word, no values.
+    fn cex_of(run: &interp::Run) -> serde_json::Value {
+        let edges: Vec<serde_json::Value> = run
+            .steps
+            .iter()
+            .map(|s| serde_json::json!([s.method.0, s.edge]))
+            .collect();
+        serde_json::json!({
+            "word": run.word,
+            "replay": {"edges": edges, "globals": [null]},
+            "values": {}
+        })
+    }
+
     /// Answers every value query by its sort; edges are never asked (all determined).
     struct BySort;
 
@@ -1520,16 +1523,7 @@ mod tests {
             cfp_core::prepare(program, spec, &LowerOptions::default()).expect("prepares");
         let run = interp::run(prepared.program(), &mut BySort, Limits::default()).expect("runs");
         assert_eq!(run.word, ["$1.lock()"]);
-        let edges: Vec<serde_json::Value> = run
-            .steps
-            .iter()
-            .map(|s| serde_json::json!([s.method.0, s.edge]))
-            .collect();
-        let cex = serde_json::json!({
-            "word": run.word,
-            "replay": {"edges": edges, "globals": [null]},
-            "values": {}
-        });
+        let cex = cex_of(&run);
         let inputs = replay_inputs(program, spec, None, &cex).expect("replays");
         let shown: Vec<(InputKind, u32, ReplayValue, &str)> = inputs
             .iter()
@@ -1643,16 +1637,7 @@ mod tests {
             visits: std::collections::BTreeMap::new(),
         };
         let run = interp::run(prepared.program(), &mut oracle, Limits::default()).expect("runs");
-        let edges: Vec<serde_json::Value> = run
-            .steps
-            .iter()
-            .map(|s| serde_json::json!([s.method.0, s.edge]))
-            .collect();
-        let cex = serde_json::json!({
-            "word": run.word,
-            "replay": {"edges": edges, "globals": [null]},
-            "values": {}
-        });
+        let cex = cex_of(&run);
         replay_inputs(program, spec, None, &cex)
     }
 

@@ -1,0 +1,173 @@
+//! `cfp check`'s text output: the verdict, a counterexample's word, nested trace (with
+//! the source lines) and values, an `unknown`'s execution report, and `--stats`.
+
+use super::*;
+
+/// One trace line as `L12  text of line 12` (`src/A.java:12  …` when the program has
+/// several files), indented by its depth.
+fn trace_line(t: &TraceLine, program: &ProgramFiles) -> String {
+    let indent = "  ".repeat(t.depth + 1);
+    let source = program
+        .line_text(t.file.as_deref(), t.line)
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    let at = match &t.file {
+        Some(f) => format!("{f}:{}", t.line),
+        None => format!("L{:<4}", t.line),
+    };
+    match source {
+        Some(s) if s != t.text => format!("{indent}{at} {s}    [{}]\n", t.text),
+        Some(s) => format!("{indent}{at} {s}\n"),
+        None => format!("{indent}{}\n", t.text),
+    }
+}
+
+/// A counterexample's word, trace and values.
+fn write_counterexample(out: &mut String, c: &Violation, file: &ProgramFiles) {
+    let _ = writeln!(out, "word: {}", word_text(&c.word));
+    let _ = writeln!(out, "trace:");
+    for t in &c.trace {
+        out.push_str(&trace_line(t, file));
+    }
+    if !c.values.is_empty() {
+        let _ = writeln!(out, "values:");
+        for (k, val) in &c.values {
+            let _ = writeln!(out, "  {k} = {val}");
+        }
+    }
+}
+
+pub(super) fn render_text(
+    v: &Verdict,
+    reason_text: Option<&str>,
+    file: &ProgramFiles,
+    stats: Option<&StatsJson>,
+) -> String {
+    let mut out = String::new();
+    match v {
+        Verdict::Verified { iterations, .. } => {
+            let _ = writeln!(
+                out,
+                "VERIFIED: every completed execution follows the protocol ({iterations} iteration(s))"
+            );
+        }
+        Verdict::Violation {
+            iterations,
+            counterexample: c,
+        } => {
+            let _ = writeln!(
+                out,
+                "VIOLATION: an execution breaks the protocol (found in iteration {iterations})"
+            );
+            if !c.summary.text.is_empty() {
+                let _ = writeln!(out, "{}", c.summary.text);
+            }
+            write_counterexample(&mut out, c, file);
+        }
+        Verdict::Unknown {
+            iterations,
+            reason,
+            report,
+        } => {
+            let reason = reason_text.map_or_else(|| reason.to_string(), String::from);
+            let _ = writeln!(out, "UNKNOWN after {iterations} iteration(s): {reason}");
+            if report.ruled_out.is_empty() {
+                let _ = writeln!(out, "ruled out: nothing yet");
+            } else {
+                let _ = writeln!(out, "ruled out (spurious counterexamples refined away):");
+                for r in &report.ruled_out {
+                    let _ = writeln!(
+                        out,
+                        "  iteration {}: {}\n      path {}",
+                        r.iteration,
+                        word_text(&r.word),
+                        r.path
+                    );
+                }
+            }
+            if !report.frontier.is_empty() {
+                let _ = writeln!(out, "frontier: {}", report.frontier);
+            }
+            if let Some(c) = &report.possible_violation {
+                let _ = writeln!(
+                    out,
+                    "possible violation (its execution goes through what the model approximates):"
+                );
+                write_counterexample(&mut out, c, file);
+            }
+        }
+    }
+    if let Some(s) = stats {
+        let _ = writeln!(out, "stats:");
+        let _ = writeln!(out, "  steps (CEGAR iterations)    {}", s.steps);
+        let _ = writeln!(out, "  refinements                 {}", s.refinements);
+        let _ = writeln!(
+            out,
+            "  predicates per block        avg {:.2}, max {}",
+            s.predicates_per_block_avg, s.predicates_per_block_max
+        );
+        if let Some(sl) = &s.slice {
+            let _ = writeln!(out, "  slice                       {}", sl.summary());
+            if s.summarised_iterations > 0 {
+                let _ = writeln!(
+                    out,
+                    "  summarised slice            violation in {} iteration(s), confirmed on the exact slice",
+                    s.summarised_iterations
+                );
+            }
+        }
+        let _ = writeln!(out, "  total predicates            {}", s.total_predicates);
+        let _ = writeln!(out, "  travelled predicates        {}", s.travelled);
+        let _ = writeln!(
+            out,
+            "  inclusion checks            {} ({} steps){} (time: ConstructCFG + inclusion)",
+            s.inclusion_queries,
+            s.inclusion_steps,
+            s.grammar_and_inclusion_ms
+                .map_or(String::new(), |t| format!(", {t:.1} ms"))
+        );
+        let _ = writeln!(
+            out,
+            "  SMT queries                 {} in {} script(s), {} cached, {} decided by their literals{}",
+            s.smt_queries,
+            s.smt_scripts,
+            s.smt_cache_hits,
+            s.smt_decided,
+            s.smt_ms.map_or(String::new(), |t| format!(", {t:.1} ms"))
+        );
+        if let Some(t) = s.time_ms {
+            let _ = writeln!(out, "  total time                  {t:.1} ms");
+        }
+        let _ = writeln!(
+            out,
+            "  refinement strategies       tried  refuted  queries  predicates{}",
+            if s.time_ms.is_some() {
+                "      time"
+            } else {
+                ""
+            }
+        );
+        for st in s.strategies.iter().filter(|st| st.tried > 0) {
+            let _ = writeln!(
+                out,
+                "    {:<25} {:>5}  {:>7}  {:>7}  {:>10}{}",
+                st.strategy,
+                st.tried,
+                st.refuted,
+                st.queries,
+                st.predicates,
+                st.time_ms
+                    .map_or(String::new(), |t| format!("  {t:>6.1} ms"))
+            );
+        }
+    }
+    out
+}
+
+fn word_text(w: &[String]) -> String {
+    if w.is_empty() {
+        "ε".into()
+    } else {
+        w.join(" ")
+    }
+}
