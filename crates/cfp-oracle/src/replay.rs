@@ -511,8 +511,10 @@ fn candidates(q: &ValueQuery, reported: &[i64], hint: Option<Value>, pick: bool)
             .chain(reported.iter().copied())
             .map(Value::Int)
             .collect(),
-        Sort::Ref => (1..=allocated + 3)
-            .chain([0])
+        // An object, else null early: a reference is often decisive by being null.
+        Sort::Ref => [1, 0]
+            .into_iter()
+            .chain(2..=allocated + 3)
             .chain(reported.iter().copied())
             .map(Value::Int)
             .collect(),
@@ -1761,7 +1763,7 @@ mod tests {
         );
         assert_eq!(
             values(candidates(&q, &[], None, false)),
-            [1, 2, 3, 4, 5, 6, 0]
+            [1, 0, 2, 3, 4, 5, 6]
         );
         assert_eq!(
             values(candidates(&q, &[9], Some(Value::Int(2)), true)),
