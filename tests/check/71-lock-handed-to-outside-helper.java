@@ -1,5 +1,6 @@
 // spec: wakelock.cfg
 // expect: unknown approximation
+// jvm: `JoH` is a class of the project outside these files
 // why: the wake lock is released by `JoH.releaseWakeLock(wl)`, a helper whose class is
 // not among the files: it may release the lock there (or not), so a path that ends with
 // the lock acquired is a possible violation that names the call, not a violation.

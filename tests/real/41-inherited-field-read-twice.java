@@ -1,5 +1,6 @@
 // spec: lock
 // expect: verified
+// jvm: `OutputStreamAppender` is a superclass outside the program
 // why: `streamLock` is a field `Appender` inherits from `OutputStreamAppender`, a class
 // outside the program: its value is unknown, but it is one object's field, so the lock
 // and the unlock in `roll` are calls on the same lock.

@@ -1,5 +1,6 @@
 // spec: lock
 // expect: violation
+// jvm: `OutputStreamAppender` is a superclass outside the program
 // why: the program assigns the inherited field `streamLock` between the lock and the
 // unlock, so they may be calls on two different locks: the first one stays locked.
 import java.util.concurrent.locks.ReentrantLock;

@@ -28,6 +28,9 @@ pub struct Case {
     pub entry: Option<String>,
     /// The `// harness:` header, if any (such programs are skipped: no `main` to run).
     pub harness: Option<String>,
+    /// The `// jvm:` header: why the JVM cannot run the program (it names on purpose a
+    /// class that is not among its files); such programs are skipped.
+    pub no_jvm: Option<String>,
     /// The `cfp-oracle` arguments that compare this program alone again.
     pub rerun: String,
 }
@@ -63,6 +66,7 @@ impl Case {
             rerun,
             entry: header(&text, "entry"),
             harness: header(&text, "harness"),
+            no_jvm: header(&text, "jvm"),
             spec,
             text,
         })

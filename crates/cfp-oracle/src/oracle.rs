@@ -192,7 +192,9 @@ fn prepare_case(
     write(&cfp_file, &translated)?;
     let mut status = Status::Compared;
     let mut java = None;
-    if let Some(h) = &case.harness {
+    if let Some(why) = &case.no_jvm {
+        status = Status::Skipped(format!("not for the JVM: {why}"));
+    } else if let Some(h) = &case.harness {
         status = Status::Skipped(format!(
             "harness program (`// harness: {h}`): cfp generates its driver, the JVM has no main"
         ));
