@@ -46,6 +46,12 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         text: include_str!("../../../tests/models/power-manager.java"),
     },
     BuiltinModel {
+        name: "jackson-provider",
+        classes: &["SerializerProvider"],
+        triggers: &["defaultSerializeField", "defaultSerializeValue"],
+        text: include_str!("../../../tests/models/jackson-provider.java"),
+    },
+    BuiltinModel {
         name: "wifi-manager",
         classes: &["WifiManager", "WifiLock"],
         triggers: &[],

@@ -261,6 +261,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         span: Span,
     ) -> (Expr, Type) {
         self.protocol_handoff(vals, tys, span);
+        self.forget_inherited(vals, tys, span);
         self.library_callbacks(vals, tys, span);
         self.external_call(dest, want_result, want, span)
     }
@@ -515,6 +516,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 site.class = None;
             }
             self.protocol_handoff(&vals, &tys, span);
+            self.forget_inherited(&vals, &tys, span);
             self.call_site = None;
             return self.external_call(dest, want_result, want, span);
         }

@@ -88,6 +88,69 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         ))
     }
 
+    /// Code outside the program may assign the fields the program's objects inherit from
+    /// outside it: a library call forgets them for `this` when it may reach it (an
+    /// inherited method called on `this`, or `this` among the arguments) and for each
+    /// argument of a class with an ancestor outside the program.
+    pub(super) fn forget_inherited(&mut self, vals: &[Expr], tys: &[Type], span: Span) {
+        if self.cx.inherited_fields.is_empty() {
+            return;
+        }
+        let fields: Vec<crate::ir::FieldId> =
+            self.cx.inherited_fields.iter().map(|(_, f)| *f).collect();
+        let this = self.this.filter(|_| !self.is_static);
+        // `m(…)` or `this.m(…)`: perhaps a method `this` inherits.
+        let on_this = self.call_site.as_ref().is_some_and(|site| {
+            site.class.is_none() && !site.name.contains('.') || site.name.starts_with("this.")
+        });
+        let reaches_this = on_this || this.is_some_and(|t| vals.contains(&Expr::Var(t)));
+        if let Some(this) = this.filter(|_| reaches_this) {
+            for f in &fields {
+                self.emit(
+                    Stmt::Havoc(Place::Field {
+                        obj: Expr::Var(this),
+                        field: *f,
+                    }),
+                    span,
+                );
+            }
+        }
+        for (v, t) in vals.iter().zip(tys) {
+            let Type::Class(c) = t else {
+                continue;
+            };
+            if !self.cx.table.has_external_ancestor(*c)
+                || Some(v) == self.this.map(Expr::Var).as_ref()
+            {
+                continue;
+            }
+            // `if (v != null) { v.f := *; … }`
+            let start = self.cur;
+            let done = self.fresh();
+            self.emit(
+                Stmt::Assume(Expr::binary(BinaryOp::Eq, v.clone(), Expr::Null)),
+                span,
+            );
+            self.goto(done);
+            self.set(start);
+            self.emit(
+                Stmt::Assume(Expr::binary(BinaryOp::Ne, v.clone(), Expr::Null)),
+                span,
+            );
+            for f in &fields {
+                self.emit(
+                    Stmt::Havoc(Place::Field {
+                        obj: v.clone(),
+                        field: *f,
+                    }),
+                    span,
+                );
+            }
+            self.goto(done);
+            self.set(done);
+        }
+    }
+
     /// The instance of class `c` (or of a subclass) that encloses the code: `this`, or
     /// the enclosing instance an inner class holds (`this.this$0`, `this.this$0.this$0`,
     /// …, set by `new`). Where there is none (static code), an arbitrary non-null object
