@@ -66,6 +66,7 @@ async function compare(name, programFile, specFile, run = {}) {
   const extra = [];
   if (run.harness) extra.push('--harness', run.harness);
   if (run.entry) extra.push('--entry', run.entry);
+  if (run.max_iterations) extra.push('--max-iterations', String(run.max_iterations));
   let t = performance.now();
   const nat = native(programFile, specFile, extra);
   const natMs = performance.now() - t;
@@ -187,6 +188,7 @@ async function main() {
       const run = {};
       if (header('harness')) run.harness = header('harness');
       if (header('entry')) run.entry = header('entry');
+      if (header('max-iterations')) run.max_iterations = Number(header('max-iterations'));
       const r = await compare(`real/${f}`, file, specFile, run);
       if (!r) continue;
       rnat += r.natMs; rweb += r.webMs; rcount++;

@@ -2,7 +2,8 @@
 //! the Java people write (anonymous classes, lambdas, enums, inner classes, framework
 //! superclasses, `synchronized`, class literals, boxed values, library models, …) against
 //! the built-in protocols. Headers: `// spec: NAME` (a built-in), `// expect:
-//! verified|violation|unknown`, optionally `// harness: KIND` and `// entry: C.m`, and
+//! verified|violation|unknown`, optionally `// harness: KIND`, `// entry: C.m` and
+//! `// max-iterations: N` (a budget, for a program the prover does not settle), and
 //! `// why:`.
 //!
 //! Every program must parse and lower (never exit 3), get exactly its expected verdict,
@@ -36,6 +37,9 @@ fn every_real_style_program_gets_its_verdict() {
         }
         if let Some(e) = header(&text, "entry:") {
             args.extend(["--entry".to_owned(), e]);
+        }
+        if let Some(n) = header(&text, "max-iterations:") {
+            args.extend(["--max-iterations".to_owned(), n]);
         }
         let argv: Vec<&str> = args.iter().map(String::as_str).collect();
         let (code, stdout, stderr) = cfp(&argv);

@@ -261,6 +261,25 @@ impl<'a> ClassTable<'a> {
         names
     }
 
+    /// `c` or one of its superclasses extends a class outside the program (whose
+    /// instance fields its objects then have).
+    pub fn has_external_superclass(&self, c: ClassId) -> bool {
+        let mut cur = Some(c);
+        let mut steps = 0;
+        while let Some(k) = cur {
+            let info = &self.classes[k.index()];
+            if info.superclass.is_none() && !info.decl.is_interface && info.decl.extends.is_some() {
+                return true;
+            }
+            steps += 1;
+            if steps > self.classes.len() {
+                break;
+            }
+            cur = info.superclass;
+        }
+        false
+    }
+
     /// True when some ancestor of `c` is external (so unknown members may be inherited).
     pub fn has_external_ancestor(&self, c: ClassId) -> bool {
         self.ancestors(c)

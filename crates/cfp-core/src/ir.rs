@@ -179,6 +179,10 @@ pub enum GlobalKind {
     /// `%escapes`: how many objects the program handed to library code (which may call
     /// them back later); `0` at the start.
     EscapeCount,
+    /// `%inherited`: how many times library code that may assign the fields objects
+    /// inherit from outside the program has run; `0` at the start. A read of such a
+    /// field made since the last change keeps its value; otherwise it is arbitrary.
+    InheritedEpoch,
     /// `%init:C`: whether the initialisation of class `C` has started (JLS §12.4.2: a
     /// class is initialised once, on its first active use).
     InitState {

@@ -12,6 +12,9 @@ use cfp_syntax::ast::{ClassDecl, CompilationUnit, Member};
 use cfp_syntax::lexer::{lex, TokenKind};
 use std::collections::BTreeSet;
 
+/// The superclass of every model class: a class outside every program.
+pub const MODEL_BASE: &str = "CfpLibraryModel";
+
 /// One built-in model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuiltinModel {

@@ -52,6 +52,8 @@ pub struct Modifiers {
     pub is_native: bool,
     /// `default`: an interface method with a body.
     pub is_default: bool,
+    /// `@Override`: the method overrides (or implements) one of a supertype.
+    pub is_override: bool,
 }
 
 /// `class C extends B implements I, J { … }` or `interface I { … }`.

@@ -156,8 +156,14 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     class: Some(n.clone()),
                 });
                 self.protocol_handoff(&vals, &tys, span);
+                self.forget_inherited(span);
                 self.library_callbacks(&vals, &tys, span);
-                self.library_may_throw(span);
+                // (The JDK's exceptions are made without throwing.)
+                let exception = crate::classes::jdk::ancestors(&n)
+                    .is_some_and(|chain| chain.contains(&"Throwable"));
+                if !exception {
+                    self.library_may_throw(span);
+                }
                 (Expr::Var(t), ty)
             }
             other => {
@@ -261,8 +267,34 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         span: Span,
     ) -> (Expr, Type) {
         self.protocol_handoff(vals, tys, span);
-        self.forget_inherited(vals, tys, span);
+        self.forget_inherited(span);
         self.library_callbacks(vals, tys, span);
+        self.external_call(dest, want_result, want, span)
+    }
+
+    /// A call of library code on `recv` (of static type `rty`), a method the receiver's
+    /// class inherits from outside the program: the library receives the receiver too,
+    /// and may call back the methods of it that override its own.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn library_call_on(
+        &mut self,
+        recv: &Expr,
+        rty: &Type,
+        vals: &[Expr],
+        tys: &[Type],
+        dest: Option<VarId>,
+        want_result: bool,
+        want: Option<Sort>,
+        span: Span,
+    ) -> (Expr, Type) {
+        let mut all = vec![recv.clone()];
+        all.extend(vals.iter().cloned());
+        let mut all_tys = vec![rty.clone()];
+        all_tys.extend(tys.iter().cloned());
+        // (A method of a protocol object's own class is no hand-off of it.)
+        self.protocol_handoff(vals, tys, span);
+        self.forget_inherited(span);
+        self.library_callbacks_from(&all, &all_tys, 1, span);
         self.external_call(dest, want_result, want, span)
     }
 
@@ -486,7 +518,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         );
                         self.unknown_value(want, span)
                     }
-                    None => self.library_call(&vals, &tys, dest, want_result, want, span),
+                    None => {
+                        let rty = cur_class.map_or(Type::Unknown, Type::Class);
+                        self.library_call_on(
+                            &this,
+                            &rty,
+                            &vals,
+                            &tys,
+                            dest,
+                            want_result,
+                            want,
+                            span,
+                        )
+                    }
                 }
             }
             Some(Some(Target::Value(recv, rty))) => {
@@ -507,6 +551,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         if let Some(c) = self.cx.table.methods[m.index()].class {
             self.init_class(c, span);
         }
+        if let Some(a) = self.call_args.take() {
+            self.note_closure_targets(m, a);
+        }
         // A method without body (`native`) is library code.
         if self.cx.table.methods[m.index()].is_abstract {
             let sig = &self.cx.table.methods[m.index()];
@@ -515,13 +562,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             if let Some(site) = self.call_site.as_mut() {
                 site.class = None;
             }
-            self.protocol_handoff(&vals, &tys, span);
-            self.forget_inherited(&vals, &tys, span);
-            self.call_site = None;
-            return self.external_call(dest, want_result, want, span);
-        }
-        if let Some(a) = self.call_args.take() {
-            self.note_closure_targets(m, a);
+            return self.library_call(&vals, &tys, dest, want_result, want, span);
         }
         let args = self.coerce_args(m, vals, span);
         let ret = self.cx.table.methods[m.index()].ret.clone();
@@ -682,6 +723,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     n,
                     &name.name,
                     &vals,
+                    &tys,
                     want_result,
                     want,
                     dest,
@@ -690,7 +732,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     return r;
                 }
             }
-            return self.library_call(&vals, &tys, dest, want_result, want, span);
+            return self.library_call_on(&recv, &rty, &vals, &tys, dest, want_result, want, span);
         };
         let Some((decl, phase)) = self.choose_method(c, &name.name, &tys) else {
             let known = self.cx.table.has_external_ancestor(c)
@@ -707,7 +749,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     ),
                 );
             }
-            return self.library_call(&vals, &tys, dest, want_result, want, span);
+            return self.library_call_on(&recv, &rty, &vals, &tys, dest, want_result, want, span);
         };
         let vals = self.pack_varargs(decl, phase, vals, span);
         let dsig = self.cx.table.methods[decl.index()].clone();
@@ -719,7 +761,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
         let impls = self.cx.table.implementation_classes(c, decl);
         if impls.iter().all(|(m, _)| m.is_none()) {
-            return self.library_call(&vals, &tys, dest, want_result, want, span);
+            return self.library_call_on(&recv, &rty, &vals, &tys, dest, want_result, want, span);
         }
         let ret = dsig.ret.clone();
         let res = self.result_var(dest, want_result, &ret, want);

@@ -30,6 +30,161 @@ const CALLS_ONLY_DURING: &[&str] = &[
     "orElseThrow",
 ];
 
+/// Well-known JDK supertypes and the methods of theirs that a program class may
+/// override: library code that holds an object of such a type calls only those (and
+/// `Object`'s). A supertype outside the program that is not listed may have any method.
+const JDK_CALLBACKS: &[(&str, &[&str])] = &[
+    ("Object", &[]),
+    ("Enum", &[]),
+    ("Record", &[]),
+    ("Serializable", &[]),
+    ("Cloneable", &[]),
+    ("Runnable", &["run"]),
+    ("Thread", &["run"]),
+    ("TimerTask", &["run", "cancel"]),
+    ("Callable", &["call"]),
+    ("Comparator", &["compare"]),
+    ("Comparable", &["compareTo"]),
+    ("AutoCloseable", &["close"]),
+    ("Closeable", &["close"]),
+    ("Iterable", &["iterator", "forEach", "spliterator"]),
+    (
+        "Iterator",
+        &["hasNext", "next", "remove", "forEachRemaining"],
+    ),
+    ("Consumer", &["accept", "andThen"]),
+    ("BiConsumer", &["accept", "andThen"]),
+    ("Supplier", &["get"]),
+    ("Function", &["apply", "andThen", "compose"]),
+    ("BiFunction", &["apply", "andThen"]),
+    ("UnaryOperator", &["apply", "andThen", "compose"]),
+    ("Predicate", &["test", "and", "or", "negate"]),
+    // The protocols' own classes: their methods call no method of the object back (what
+    // library code does with a protocol object it receives is a hand-off).
+    ("Lock", &[]),
+    ("ReentrantLock", &[]),
+    ("ReadWriteLock", &[]),
+    ("ReentrantReadWriteLock", &[]),
+    ("OutputStream", &["write", "flush", "close"]),
+    ("FilterOutputStream", &["write", "flush", "close"]),
+    (
+        "InputStream",
+        &[
+            "read",
+            "skip",
+            "available",
+            "close",
+            "mark",
+            "reset",
+            "markSupported",
+        ],
+    ),
+    (
+        "FilterInputStream",
+        &[
+            "read",
+            "skip",
+            "available",
+            "close",
+            "mark",
+            "reset",
+            "markSupported",
+        ],
+    ),
+    ("Writer", &["write", "append", "flush", "close"]),
+    (
+        "Reader",
+        &[
+            "read",
+            "skip",
+            "ready",
+            "close",
+            "mark",
+            "reset",
+            "markSupported",
+        ],
+    ),
+    (
+        "Exception",
+        &[
+            "getMessage",
+            "getLocalizedMessage",
+            "getCause",
+            "fillInStackTrace",
+            "printStackTrace",
+        ],
+    ),
+    (
+        "RuntimeException",
+        &[
+            "getMessage",
+            "getLocalizedMessage",
+            "getCause",
+            "fillInStackTrace",
+            "printStackTrace",
+        ],
+    ),
+    (
+        "IOException",
+        &[
+            "getMessage",
+            "getLocalizedMessage",
+            "getCause",
+            "fillInStackTrace",
+            "printStackTrace",
+        ],
+    ),
+    (
+        "IllegalStateException",
+        &[
+            "getMessage",
+            "getLocalizedMessage",
+            "getCause",
+            "fillInStackTrace",
+            "printStackTrace",
+        ],
+    ),
+    (
+        "IllegalArgumentException",
+        &[
+            "getMessage",
+            "getLocalizedMessage",
+            "getCause",
+            "fillInStackTrace",
+            "printStackTrace",
+        ],
+    ),
+];
+
+/// How library code got an object of a named class of the program, which decides what
+/// of it library code may call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seen {
+    /// As the receiver of a method the class inherits from outside the program: that
+    /// method calls back what the well-known JDK supertypes list, and nothing when one
+    /// of the supertypes outside the program is not well known.
+    Receiver,
+    /// As an object of a type outside the program that is not well known: any method that
+    /// may override one of such a type.
+    OutsideType,
+    /// As an object of the program's own type (or of a well-known JDK type): the methods
+    /// of its well-known JDK supertypes.
+    KnownTypes,
+}
+
+/// The methods of the well-known JDK type `name` a program class may override.
+fn jdk_callbacks(name: &str) -> Option<&'static [&'static str]> {
+    JDK_CALLBACKS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, ms)| *ms)
+}
+
+/// `toString()`, `hashCode()` or `equals(o)`: `Object`'s methods a class may override.
+fn is_object_method(name: &str, arity: usize) -> bool {
+    matches!((name, arity), ("toString" | "hashCode", 0) | ("equals", 1))
+}
+
 /// How a later call-back picks its receiver.
 #[derive(Clone, Copy)]
 struct Pick {
@@ -143,6 +298,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         ty: &str,
         name: &str,
         vals: &[Expr],
+        tys: &[Type],
         want_result: bool,
         want: Option<Sort>,
         dest: Option<VarId>,
@@ -204,7 +360,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             self.note_call(m);
             unwinds.push((from, m, args));
         }
-        // An object of no class of the program: library code.
+        // An object of no class of the program: library code, which receives the
+        // arguments.
         self.set(start);
         if let Some(f) = self.cx.type_field {
             let t = Expr::Field {
@@ -213,6 +370,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             };
             self.emit(Stmt::Assume(types::in_codes(t, &codes).negate()), span);
         }
+        self.protocol_handoff(vals, tys, span);
+        self.forget_inherited(span);
+        self.library_callbacks(vals, tys, span);
         if let Some(r) = res {
             self.emit(Stmt::Havoc(Place::Var(r)), span);
         }
@@ -225,16 +385,31 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         Some(self.call_value(res, dest, ret, span))
     }
 
-    /// The closure classes an object of static type `ty` may be, with the methods
-    /// library code may call on it.
-    fn callback_candidates(&self, ty: &Type) -> Vec<(ClassId, Vec<MethodId>)> {
+    /// The classes of the program an object of static type `ty` may be, with the methods
+    /// library code may call on it: a closure's function (every method of an anonymous
+    /// class but the private ones); for another class, the methods that may override one
+    /// of a supertype outside the program ([`Self::library_may_call`]).
+    ///
+    /// `receiver`: the object is the receiver of a method it inherits from outside the
+    /// program (or the object a superclass outside it constructs): that method, of a
+    /// well-known JDK class, calls back only what the class's entry lists; of any other
+    /// class, it is taken to call back none of the object's methods.
+    fn callback_candidates(&self, ty: &Type, receiver: bool) -> Vec<(ClassId, Vec<MethodId>)> {
         let t = &self.cx.table;
         let mut out = Vec::new();
         for (i, info) in t.classes.iter().enumerate() {
             let c = ClassId(i as u32);
-            let Some(k) = self.cx.closure(c) else {
+            let closure = self.cx.closure(c);
+            // (A model's class stands for library code: it is no call-back.)
+            if closure.is_none()
+                && (info.decl.is_interface
+                    || info.decl.modifiers.is_abstract
+                    || t.supertype_names(c)
+                        .iter()
+                        .any(|n| n == crate::models::MODEL_BASE))
+            {
                 continue;
-            };
+            }
             let fits = match ty {
                 Type::Class(s) => t.is_subclass(c, *s),
                 Type::External(n) => n == "Object" || t.supertype_names(c).iter().any(|x| x == n),
@@ -244,26 +419,124 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             if !fits {
                 continue;
             }
-            let methods: Vec<MethodId> = info
-                .methods
-                .iter()
-                .copied()
-                .filter(|m| {
-                    let s = &t.methods[m.index()];
-                    let callable = !s.is_abstract && !s.is_static;
-                    match (&k.kind, &k.method) {
-                        (ClosureKind::Lambda | ClosureKind::MethodRef, Some(f)) => {
-                            callable && s.name == *f
+            let methods: Vec<MethodId> = match closure {
+                Some(_) if receiver => self.library_may_call(c, Seen::Receiver),
+                Some(k) => info
+                    .methods
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        let s = &t.methods[m.index()];
+                        let callable = !s.is_abstract && !s.is_static;
+                        match (&k.kind, &k.method) {
+                            (ClosureKind::Lambda | ClosureKind::MethodRef, Some(f)) => {
+                                callable && s.name == *f
+                            }
+                            _ => {
+                                callable
+                                    && !matches!(s.source, MethodSource::Method(md) if md.modifiers.is_private)
+                            }
                         }
-                        _ => {
-                            callable
-                                && !matches!(s.source, MethodSource::Method(md) if md.modifiers.is_private)
+                    })
+                    .collect(),
+                None => {
+                    // Library code sees the object as `ty`: a well-known JDK type's methods.
+                    let via = match ty {
+                        Type::External(n) => jdk_callbacks(n),
+                        _ => None,
+                    };
+                    match via {
+                        Some(names) => self
+                            .library_may_call(c, Seen::KnownTypes)
+                            .into_iter()
+                            .filter(|m| {
+                                let s = &t.methods[m.index()];
+                                is_object_method(&s.name, s.params.len())
+                                    || names.contains(&s.name.as_str())
+                            })
+                            .collect(),
+                        None if receiver => self.library_may_call(c, Seen::Receiver),
+                        None if matches!(ty, Type::External(_)) => {
+                            self.library_may_call(c, Seen::OutsideType)
                         }
+                        None => self.library_may_call(c, Seen::KnownTypes),
                     }
-                })
-                .collect();
+                }
+            };
             if !methods.is_empty() {
                 out.push((c, methods));
+            }
+        }
+        out
+    }
+
+    /// The methods of an object of class `c` (not a closure) that library code may call:
+    /// those of `c` and its superclasses in the program (the most derived of each name
+    /// and arity), not private, not static, that override a method of `Object`
+    /// (`toString`, `equals`, `hashCode`) or may override one of a supertype outside the
+    /// program — of a well-known JDK type, a method it has ([`JDK_CALLBACKS`]); of any
+    /// other, a method marked `@Override`, or any method when none of these classes
+    /// marks its overrides.
+    ///
+    /// `seen`: how library code got the object ([`Seen`]).
+    fn library_may_call(&self, c: ClassId, seen: Seen) -> Vec<MethodId> {
+        let t = &self.cx.table;
+        let mut outside: Vec<&str> = Vec::new();
+        for a in t.ancestors(c) {
+            for e in &t.classes[a.index()].external_supers {
+                if !outside.contains(&e.as_str()) {
+                    outside.push(e);
+                }
+            }
+        }
+        let all_known = outside.iter().all(|e| jdk_callbacks(e).is_some());
+        let known: Vec<&str> = outside
+            .iter()
+            .filter_map(|e| jdk_callbacks(e))
+            .flat_map(|ms| ms.iter().copied())
+            .collect();
+        if seen == Seen::Receiver && !all_known {
+            return Vec::new();
+        }
+        // The classes from `c` up its superclasses in the program.
+        let mut chain = Vec::new();
+        let mut cur = Some(c);
+        while let Some(k) = cur {
+            if chain.contains(&k) {
+                break;
+            }
+            chain.push(k);
+            cur = t.classes[k.index()].superclass;
+        }
+        let marks = chain.iter().any(|k| {
+            t.classes[k.index()].methods.iter().any(|m| {
+                matches!(t.methods[m.index()].source, MethodSource::Method(md) if md.modifiers.is_override)
+            })
+        });
+        let mut out: Vec<MethodId> = Vec::new();
+        let mut done: Vec<(String, usize)> = Vec::new();
+        for k in chain {
+            for m in &t.classes[k.index()].methods {
+                let s = &t.methods[m.index()];
+                let MethodSource::Method(md) = s.source else {
+                    continue;
+                };
+                let key = (s.name.clone(), s.params.len());
+                if done.contains(&key) {
+                    continue;
+                }
+                done.push(key);
+                if s.is_static || s.is_abstract || md.modifiers.is_private {
+                    continue;
+                }
+                let object = is_object_method(&s.name, s.params.len());
+                let overrides = known.contains(&s.name.as_str())
+                    || (seen == Seen::OutsideType
+                        && !all_known
+                        && (md.modifiers.is_override || !marks));
+                if object || overrides {
+                    out.push(*m);
+                }
             }
         }
         out
@@ -273,6 +546,20 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// closures may be called back, now, any number of times, and after the entry
     /// returns.
     pub(super) fn library_callbacks(&mut self, args: &[Expr], tys: &[Type], span: Span) {
+        self.library_callbacks_from(args, tys, 0, span);
+    }
+
+    /// [`Self::library_callbacks`] where the objects before `kept_from` (the receiver of
+    /// a method inherited from outside the program, or the object a superclass outside
+    /// it constructs) are called back only during the call: library code already has
+    /// them, and keeps for later only what it receives as an argument.
+    pub(super) fn library_callbacks_from(
+        &mut self,
+        args: &[Expr],
+        tys: &[Type],
+        kept_from: usize,
+        span: Span,
+    ) {
         // A well-known JDK method that calls its argument only while it runs, or a
         // well-known JDK class that only stores, compares or prints what it receives,
         // keeps nothing to call later.
@@ -285,11 +572,14 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     .is_some_and(|c| super::handoff::INERT_CLASSES.contains(&c))
         });
         let mut calls: Vec<(Expr, ClassId, MethodId, bool)> = Vec::new();
-        for (a, ty) in args.iter().zip(tys) {
+        for (i, (a, ty)) in args.iter().zip(tys).enumerate() {
             if !ty.is_ref() {
                 continue;
             }
-            let cands = self.callback_candidates(ty);
+            let cands = self.callback_candidates(ty, i < kept_from);
+            if cands.iter().any(|(c, _)| self.cx.closure(*c).is_none()) {
+                self.cx.survey.needs_types = true;
+            }
             let exact = matches!(ty, Type::Class(c) if self.cx.closure(*c).is_some());
             for (c, ms) in cands {
                 for m in ms {
@@ -300,20 +590,23 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         if calls.is_empty() {
             return;
         }
-        if !keeps {
+        let kept_args = &args[kept_from.min(args.len())..];
+        if !keeps || !calls.iter().any(|(a, ..)| kept_args.contains(a)) {
             self.callback_loop(calls, None, span);
             return;
         }
         self.cx.survey.escapes = true;
-        self.cx
-            .survey
-            .escaping
-            .extend(calls.iter().map(|(_, c, ..)| *c));
+        self.cx.survey.escaping.extend(
+            calls
+                .iter()
+                .filter(|(a, ..)| kept_args.contains(a))
+                .map(|(_, c, ..)| *c),
+        );
         // Register what escaped, for the calls after the entry returns.
         if let Some(e) = self.cx.escapes {
             let mut seen: Vec<Expr> = Vec::new();
             for (a, ..) in &calls {
-                if !seen.contains(a) {
+                if !seen.contains(a) && kept_args.contains(a) {
                     seen.push(a.clone());
                     self.register_escape(a, e, span);
                 }
@@ -520,7 +813,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             (true, Some(f)) => Some(f.escaping.clone()),
             _ => None,
         };
-        for (c, ms) in self.callback_candidates(&Type::Unknown) {
+        for (c, ms) in self.callback_candidates(&Type::Unknown, false) {
             if escaping.as_ref().is_some_and(|e| !e.contains(&c)) {
                 continue;
             }

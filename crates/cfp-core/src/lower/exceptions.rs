@@ -81,8 +81,20 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// A call of `callee` from here (for the survey's call graph).
     pub(super) fn note_call(&mut self, callee: MethodId) {
         let inside = self.handlers.iter().any(|h| h.catches_implicit);
+        let caught: std::collections::BTreeSet<String> = self
+            .handlers
+            .iter()
+            .flat_map(|h| &h.catches)
+            .filter_map(|t| match t {
+                Type::External(n) => Some(n.clone()),
+                _ => None,
+            })
+            .collect();
         if let Some(s) = self.survey() {
             s.calls.push((callee, inside));
+            if !caught.is_empty() {
+                s.call_catches.push((callee, caught));
+            }
         }
     }
 
@@ -258,6 +270,21 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 if !types.contains(n) {
                     types.push(n.clone());
                 }
+            }
+        }
+        if let Some(s) = self.survey() {
+            s.library_calls = true;
+        }
+        // What a caller catches (the exception propagates to it).
+        let by_callers: Vec<String> = self
+            .cx
+            .facts()
+            .and_then(|f| f.caught_by_callers.get(self.id.index()))
+            .map(|c| c.iter().cloned().collect())
+            .unwrap_or_default();
+        for n in by_callers {
+            if !types.contains(&n) {
+                types.push(n);
             }
         }
         if mode == LibraryThrows::Any && !types.iter().any(|t| t == "RuntimeException") {

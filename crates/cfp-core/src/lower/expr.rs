@@ -57,16 +57,18 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
 
     /// A bare name of instance code that is a field inherited from a superclass outside
     /// the program (`from`: "inherited from …"): recorded by the survey; in the final
-    /// lowering, a read of `this.%inherited.name` when the program reads it as a
-    /// reference and never assigns it (an arbitrary value of each object, the same at
-    /// every read). `None`: an arbitrary value at each read.
+    /// lowering, when the program reads it as a reference and never assigns it, a read
+    /// of `o.%inherited.name` of the enclosing instance `o` whose class inherits it: the
+    /// same value at every read until library code runs, arbitrary after
+    /// ([`super::InheritedField`]). `None`: an arbitrary value at each read.
     fn inherited_field(
         &mut self,
         name: &str,
         from: &str,
         want: Option<Sort>,
+        span: Span,
     ) -> Option<(Expr, Type)> {
-        let this = self.this.filter(|_| !self.is_static)?;
+        self.this.filter(|_| !self.is_static)?;
         if !from.starts_with("inherited") {
             return None;
         }
@@ -78,77 +80,91 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             return None;
         }
         self.cx.survey.inherited_reads.insert(name.to_owned());
-        let (_, field) = self.cx.inherited_fields.iter().find(|(n, _)| n == name)?;
+        let f = self
+            .cx
+            .inherited_fields
+            .iter()
+            .find(|f| f.name == name)?
+            .clone();
+        let epoch = self.cx.inherited_epoch?;
+        // The innermost enclosing class with a superclass outside the program.
+        let t = &self.cx.table;
+        let mut cls = self.class;
+        let mut owner = None;
+        while let Some(c) = cls {
+            if t.has_external_superclass(c) {
+                owner = Some(c);
+                break;
+            }
+            cls = t.classes[c.index()].outer;
+        }
+        let obj = self.outer_instance(owner?, span);
+        // `if (o.at != %inherited) { o.value := *; o.at := %inherited }`
+        let at = Expr::Field {
+            obj: Box::new(obj.clone()),
+            field: f.at,
+        };
+        let current = Expr::binary(BinaryOp::Eq, at, Expr::Global(epoch));
+        let start = self.cur;
+        let done = self.fresh();
+        self.emit(Stmt::Assume(current.clone()), span);
+        self.goto(done);
+        self.set(start);
+        self.emit(Stmt::Assume(current.negate()), span);
+        self.emit(
+            Stmt::Havoc(Place::Field {
+                obj: obj.clone(),
+                field: f.value,
+            }),
+            span,
+        );
+        self.emit(
+            Stmt::Assign {
+                place: Place::Field {
+                    obj: obj.clone(),
+                    field: f.at,
+                },
+                expr: Expr::Global(epoch),
+            },
+            span,
+        );
+        self.goto(done);
+        self.set(done);
         Some((
             Expr::Field {
-                obj: Box::new(Expr::Var(this)),
-                field: *field,
+                obj: Box::new(obj),
+                field: f.value,
             },
             Type::Unknown,
         ))
     }
 
-    /// Code outside the program may assign the fields the program's objects inherit from
-    /// outside it: a library call forgets them for `this` when it may reach it (an
-    /// inherited method called on `this`, or `this` among the arguments) and for each
-    /// argument of a class with an ancestor outside the program.
-    pub(super) fn forget_inherited(&mut self, vals: &[Expr], tys: &[Type], span: Span) {
-        if self.cx.inherited_fields.is_empty() {
+    /// Library code runs (a call, a constructor, a `native` method): it may assign the
+    /// fields any object inherits from outside the program — those it received now or
+    /// before, or reaches otherwise — unless it is a well-known JDK class that does not
+    /// (collections, `String`, `Math`, …): a new epoch of `%inherited`.
+    pub(super) fn forget_inherited(&mut self, span: Span) {
+        let Some(epoch) = self.cx.inherited_epoch else {
+            return;
+        };
+        let inert = self.call_site.as_ref().is_some_and(|site| {
+            site.class
+                .as_deref()
+                .is_some_and(|c| super::handoff::INERT_CLASSES.contains(&c))
+                || ["System.out.", "System.err."]
+                    .iter()
+                    .any(|p| site.name.starts_with(p))
+        });
+        if inert {
             return;
         }
-        let fields: Vec<crate::ir::FieldId> =
-            self.cx.inherited_fields.iter().map(|(_, f)| *f).collect();
-        let this = self.this.filter(|_| !self.is_static);
-        // `m(…)` or `this.m(…)`: perhaps a method `this` inherits.
-        let on_this = self.call_site.as_ref().is_some_and(|site| {
-            site.class.is_none() && !site.name.contains('.') || site.name.starts_with("this.")
-        });
-        let reaches_this = on_this || this.is_some_and(|t| vals.contains(&Expr::Var(t)));
-        if let Some(this) = this.filter(|_| reaches_this) {
-            for f in &fields {
-                self.emit(
-                    Stmt::Havoc(Place::Field {
-                        obj: Expr::Var(this),
-                        field: *f,
-                    }),
-                    span,
-                );
-            }
-        }
-        for (v, t) in vals.iter().zip(tys) {
-            let Type::Class(c) = t else {
-                continue;
-            };
-            if !self.cx.table.has_external_ancestor(*c)
-                || Some(v) == self.this.map(Expr::Var).as_ref()
-            {
-                continue;
-            }
-            // `if (v != null) { v.f := *; … }`
-            let start = self.cur;
-            let done = self.fresh();
-            self.emit(
-                Stmt::Assume(Expr::binary(BinaryOp::Eq, v.clone(), Expr::Null)),
-                span,
-            );
-            self.goto(done);
-            self.set(start);
-            self.emit(
-                Stmt::Assume(Expr::binary(BinaryOp::Ne, v.clone(), Expr::Null)),
-                span,
-            );
-            for f in &fields {
-                self.emit(
-                    Stmt::Havoc(Place::Field {
-                        obj: v.clone(),
-                        field: *f,
-                    }),
-                    span,
-                );
-            }
-            self.goto(done);
-            self.set(done);
-        }
+        self.emit(
+            Stmt::Assign {
+                place: Place::Global(epoch),
+                expr: Expr::binary(BinaryOp::Add, Expr::Global(epoch), Expr::Int(1)),
+            },
+            span,
+        );
     }
 
     /// The instance of class `c` (or of a subclass) that encloses the code: `this`, or
@@ -358,7 +374,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                                 ),
                             ));
                         }
-                        if let Some(read) = self.inherited_field(&id.name, &from, want) {
+                        if let Some(read) = self.inherited_field(&id.name, &from, want, span) {
                             return read;
                         }
                         return self.unknown_value(want, span);

@@ -25,6 +25,11 @@ pub(super) struct MethodSurvey {
     /// Its calls: callee, and whether the call is inside a `try` of this method whose
     /// catch clauses may catch the JVM's own exceptions.
     pub calls: Vec<(MethodId, bool)>,
+    /// The types outside the program that the catch clauses around each call of it
+    /// (in this method) name, by callee.
+    pub call_catches: Vec<(MethodId, BTreeSet<String>)>,
+    /// It calls library code that may throw (`--library-throws` is not `none`).
+    pub library_calls: bool,
 }
 
 /// What the survey lowering of the program found.
@@ -61,6 +66,9 @@ pub(super) struct Facts {
     pub may_throw: Vec<bool>,
     /// Per method id: an exception the JVM throws by itself in it could be caught.
     pub guarded: Vec<bool>,
+    /// Per method id: the types outside the program that a catch clause of one of its
+    /// callers (transitively) names — what library code it calls may throw to them.
+    pub caught_by_callers: Vec<BTreeSet<String>>,
     /// The runtime type codes, when something tests a type.
     pub types: Option<TypeUniverse>,
     /// `%exc` exists.
@@ -101,13 +109,19 @@ impl Facts {
                 }
             }
         }
-        // May throw: raises by itself, throws implicitly where guarded, or calls a method
-        // that may throw (a fixpoint over the callers).
+        let caught_by_callers = caught_by_callers(survey);
+        // May throw: raises by itself, throws implicitly where guarded, calls library code
+        // whose exception a caller catches, or calls a method that may throw (a fixpoint
+        // over the callers).
         let mut may_throw: Vec<bool> = survey
             .methods
             .iter()
             .enumerate()
-            .map(|(i, m)| m.raises || (m.implicit && guarded[i]))
+            .map(|(i, m)| {
+                m.raises
+                    || (m.implicit && guarded[i])
+                    || (m.library_calls && !caught_by_callers[i].is_empty())
+            })
             .collect();
         let mut changed = true;
         while changed {
@@ -132,6 +146,7 @@ impl Facts {
         Facts {
             may_throw,
             guarded,
+            caught_by_callers,
             types,
             exceptions,
             escapes: survey.escapes,
@@ -144,4 +159,34 @@ impl Facts {
                 .collect(),
         }
     }
+}
+
+/// Per method: the outside types named by the catch clauses around its calls in its
+/// callers, and transitively in theirs (a fixpoint over the call graph).
+fn caught_by_callers(survey: &Survey) -> Vec<BTreeSet<String>> {
+    let n = survey.methods.len();
+    let mut out: Vec<BTreeSet<String>> = vec![BTreeSet::new(); n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (caller, m) in survey.methods.iter().enumerate() {
+            for (callee, types) in &m.call_catches {
+                let c = callee.index();
+                if c >= n {
+                    continue;
+                }
+                let inherited: Vec<String> = out[caller]
+                    .iter()
+                    .chain(types)
+                    .filter(|t| !out[c].contains(*t))
+                    .cloned()
+                    .collect();
+                if !inherited.is_empty() {
+                    out[c].extend(inherited);
+                    changed = true;
+                }
+            }
+        }
+    }
+    out
 }

@@ -95,6 +95,14 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         ),
                     ),
                 }
+            } else if let Some(n) = self.outside_superclass(c) {
+                // The constructor of a superclass outside the program: library code that
+                // receives the new object and the arguments.
+                self.call_site = Some(super::handoff::CallSite {
+                    name: format!("super {n}"),
+                    class: Some(n),
+                });
+                self.library_call_on(&this, &Type::Class(c), &vals, &tys, None, false, None, span);
             }
             // Instance initialisers in order.
             let decl = self.cx.table.classes[c.index()].decl;
@@ -129,6 +137,18 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let mark = self.scope.len();
         self.stmts(rest);
         self.scope.truncate(mark);
+    }
+
+    /// The superclass outside the program that class `c` extends directly, if any.
+    fn outside_superclass(&self, c: ClassId) -> Option<String> {
+        let info = &self.cx.table.classes[c.index()];
+        if info.superclass.is_some() || info.decl.is_interface {
+            return None;
+        }
+        match &info.decl.extends.as_ref()?.kind {
+            ast::TypeKind::Named { name, .. } if name != "Object" => Some(name.clone()),
+            _ => None,
+        }
     }
 
     /// `C.<clinit>`, the initialisation procedure of class `C` (JLS §12.4.2): for a class

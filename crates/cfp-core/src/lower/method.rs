@@ -86,7 +86,9 @@ pub(super) fn lower_root(
         let gd = &fb.cx.globals[g];
         let init = match gd.kind {
             GlobalKind::Static { .. } | GlobalKind::Exception => Some(gd.sort.default_value()),
-            GlobalKind::InitState { .. } | GlobalKind::EscapeCount => Some(Expr::Int(0)),
+            GlobalKind::InitState { .. } | GlobalKind::EscapeCount | GlobalKind::InheritedEpoch => {
+                Some(Expr::Int(0))
+            }
             GlobalKind::Wildcard(_) => None,
         };
         if let Some(value) = init {

@@ -264,14 +264,19 @@ pub fn lower_program(
             span: Span::default(),
         });
     }
-    for (name, id) in &cx.inherited_fields {
-        fields.push(crate::ir::FieldDef {
-            id: *id,
-            class: ClassId(u32::MAX),
-            name: format!("%inherited.{name}"),
-            sort: Sort::Ref,
-            span: Span::default(),
-        });
+    for f in &cx.inherited_fields {
+        for (id, name, sort) in [
+            (f.value, format!("%inherited.{}", f.name), Sort::Ref),
+            (f.at, format!("%inherited.{}.at", f.name), Sort::Int),
+        ] {
+            fields.push(crate::ir::FieldDef {
+                id,
+                class: ClassId(u32::MAX),
+                name,
+                sort,
+                span: Span::default(),
+            });
+        }
     }
     let program = Program {
         classes: cx.table.defs.clone(),
@@ -348,6 +353,21 @@ pub(crate) struct Escapes {
     pub count: GlobalId,
 }
 
+/// A field the program's objects inherit from a superclass outside it, read as a
+/// reference and never assigned by the program ([`Facts::inherited_fields`]):
+/// `o.%inherited.NAME` is its value as last read, `o.%inherited.NAME.at` the value of
+/// `%inherited` (the epoch) then. Library code that runs starts a new epoch; a read in
+/// a later epoch than the last one takes an arbitrary value.
+#[derive(Clone, Debug)]
+pub(crate) struct InheritedField {
+    /// The field's name.
+    pub name: String,
+    /// `o.%inherited.NAME`.
+    pub value: crate::ir::FieldId,
+    /// `o.%inherited.NAME.at`.
+    pub at: crate::ir::FieldId,
+}
+
 /// Program-wide lowering state.
 struct ProgramLowerer<'a> {
     table: ClassTable<'a>,
@@ -387,7 +407,9 @@ struct ProgramLowerer<'a> {
     /// `%length`, when some code reads an array's length.
     length_field: Option<crate::ir::FieldId>,
     /// The fields inherited from outside the program ([`Facts::inherited_fields`]).
-    inherited_fields: Vec<(String, crate::ir::FieldId)>,
+    inherited_fields: Vec<InheritedField>,
+    /// `%inherited`, when there are such fields.
+    inherited_epoch: Option<GlobalId>,
 }
 
 impl<'a> ProgramLowerer<'a> {
@@ -491,12 +513,29 @@ impl<'a> ProgramLowerer<'a> {
                 .inherited_fields
                 .iter()
                 .map(|n| {
-                    let id = crate::ir::FieldId(next_field);
-                    next_field += 1;
-                    (n.clone(), id)
+                    let value = crate::ir::FieldId(next_field);
+                    let at = crate::ir::FieldId(next_field + 1);
+                    next_field += 2;
+                    InheritedField {
+                        name: n.clone(),
+                        value,
+                        at,
+                    }
                 })
                 .collect(),
         };
+        let inherited_epoch = (!inherited_fields.is_empty()).then(|| {
+            let id = GlobalId(globals.len() as u32);
+            globals.push(GlobalDef {
+                id,
+                name: "%inherited".to_owned(),
+                sort: Sort::Int,
+                kind: GlobalKind::InheritedEpoch,
+                span: Span::default(),
+            });
+            global_types.push(Type::Int);
+            id
+        });
         let closure_of = table
             .classes
             .iter()
@@ -529,6 +568,7 @@ impl<'a> ProgramLowerer<'a> {
             escapes,
             length_field,
             inherited_fields,
+            inherited_epoch,
         }
     }
 

@@ -161,10 +161,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let jts = self.arg_jtypes(tys);
         let cands = self.cx.table.method_candidates(c, name);
         self.cx.table.choose_overload(&cands, &jts).or_else(|| {
-            self.cx
-                .table
-                .lookup_method(c, name, tys)
-                .map(|m| (m, Phase::Strict))
+            let t = &self.cx.table;
+            let m = t.lookup_method(c, name, tys)?;
+            // No method of the program applies to arguments of known types: with a
+            // superclass outside the program, an overload of it (library code) does.
+            let fits = t.methods[m.index()]
+                .params
+                .iter()
+                .zip(tys)
+                .all(|((_, p, _), a)| matches!(a, Type::Unknown) || t.assignable(p, a));
+            if !fits && t.has_external_ancestor(c) {
+                return None;
+            }
+            Some((m, Phase::Strict))
         })
     }
 

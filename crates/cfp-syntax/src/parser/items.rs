@@ -115,6 +115,13 @@ impl<'a> Parser<'a> {
                     m.is_default = true;
                 }
                 TokenKind::At if self.nth_kind(1) == TokenKind::Ident => {
+                    let name = self.tok_text(self.tok(self.pos + 1));
+                    let qualified = name == "java"
+                        && self.tok_text(self.tok(self.pos + 5)) == "Override"
+                        && self.tok_text(self.tok(self.pos + 3)) == "lang";
+                    if name == "Override" || qualified {
+                        m.is_override = true;
+                    }
                     self.skip_annotations();
                     continue;
                 }
