@@ -264,20 +264,10 @@ impl<'a> ClassTable<'a> {
     /// `c` or one of its superclasses extends a class outside the program (whose
     /// instance fields its objects then have).
     pub fn has_external_superclass(&self, c: ClassId) -> bool {
-        let mut cur = Some(c);
-        let mut steps = 0;
-        while let Some(k) = cur {
+        self.superclass_chain(c).iter().any(|k| {
             let info = &self.classes[k.index()];
-            if info.superclass.is_none() && !info.decl.is_interface && info.decl.extends.is_some() {
-                return true;
-            }
-            steps += 1;
-            if steps > self.classes.len() {
-                break;
-            }
-            cur = info.superclass;
-        }
-        false
+            info.superclass.is_none() && !info.decl.is_interface && info.decl.extends.is_some()
+        })
     }
 
     /// True when some ancestor of `c` is external (so unknown members may be inherited).
@@ -439,8 +429,8 @@ impl<'a> ClassTable<'a> {
         None
     }
 
-    /// All instance fields of objects of class `c` (inherited first).
-    pub fn all_fields(&self, c: ClassId) -> Vec<FieldId> {
+    /// `c` and its superclasses in the program, `c` first.
+    pub fn superclass_chain(&self, c: ClassId) -> Vec<ClassId> {
         let mut chain = Vec::new();
         let mut cur = Some(c);
         while let Some(k) = cur {
@@ -451,6 +441,11 @@ impl<'a> ClassTable<'a> {
             cur = self.classes.get(k.index()).and_then(|i| i.superclass);
         }
         chain
+    }
+
+    /// All instance fields of objects of class `c` (inherited first).
+    pub fn all_fields(&self, c: ClassId) -> Vec<FieldId> {
+        self.superclass_chain(c)
             .iter()
             .rev()
             .flat_map(|k| self.classes[k.index()].fields.iter().map(|(_, f)| *f))

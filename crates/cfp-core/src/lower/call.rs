@@ -266,9 +266,26 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         want: Option<Sort>,
         span: Span,
     ) -> (Expr, Type) {
-        self.protocol_handoff(vals, tys, span);
+        self.library_code(vals, tys, 0, dest, want_result, want, span)
+    }
+
+    /// Library code that receives `vals` (of static types `tys`); those before
+    /// `kept_from` are the receiver: no hand-off, called back during the call only.
+    #[allow(clippy::too_many_arguments)]
+    fn library_code(
+        &mut self,
+        vals: &[Expr],
+        tys: &[Type],
+        kept_from: usize,
+        dest: Option<VarId>,
+        want_result: bool,
+        want: Option<Sort>,
+        span: Span,
+    ) -> (Expr, Type) {
+        let from = kept_from.min(vals.len());
+        self.protocol_handoff(&vals[from..], &tys[from.min(tys.len())..], span);
         self.forget_inherited(span);
-        self.library_callbacks(vals, tys, span);
+        self.library_callbacks_from(vals, tys, kept_from, span);
         self.external_call(dest, want_result, want, span)
     }
 
@@ -292,10 +309,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let mut all_tys = vec![rty.clone()];
         all_tys.extend(tys.iter().cloned());
         // (A method of a protocol object's own class is no hand-off of it.)
-        self.protocol_handoff(vals, tys, span);
-        self.forget_inherited(span);
-        self.library_callbacks_from(&all, &all_tys, 1, span);
-        self.external_call(dest, want_result, want, span)
+        self.library_code(&all, &all_tys, 1, dest, want_result, want, span)
     }
 
     /// An external call: arguments already evaluated; the result is arbitrary.

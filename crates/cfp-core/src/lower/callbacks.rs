@@ -30,6 +30,26 @@ const CALLS_ONLY_DURING: &[&str] = &[
     "orElseThrow",
 ];
 
+/// `InputStream`'s methods a subclass may override.
+const INPUT_STREAM: &[&str] = &[
+    "read",
+    "skip",
+    "available",
+    "close",
+    "mark",
+    "reset",
+    "markSupported",
+];
+
+/// `Throwable`'s methods a subclass may override.
+const THROWABLE: &[&str] = &[
+    "getMessage",
+    "getLocalizedMessage",
+    "getCause",
+    "fillInStackTrace",
+    "printStackTrace",
+];
+
 /// Well-known JDK supertypes and the methods of theirs that a program class may
 /// override: library code that holds an object of such a type calls only those (and
 /// `Object`'s). A supertype outside the program that is not listed may have any method.
@@ -67,30 +87,8 @@ const JDK_CALLBACKS: &[(&str, &[&str])] = &[
     ("ReentrantReadWriteLock", &[]),
     ("OutputStream", &["write", "flush", "close"]),
     ("FilterOutputStream", &["write", "flush", "close"]),
-    (
-        "InputStream",
-        &[
-            "read",
-            "skip",
-            "available",
-            "close",
-            "mark",
-            "reset",
-            "markSupported",
-        ],
-    ),
-    (
-        "FilterInputStream",
-        &[
-            "read",
-            "skip",
-            "available",
-            "close",
-            "mark",
-            "reset",
-            "markSupported",
-        ],
-    ),
+    ("InputStream", INPUT_STREAM),
+    ("FilterInputStream", INPUT_STREAM),
     ("Writer", &["write", "append", "flush", "close"]),
     (
         "Reader",
@@ -104,56 +102,11 @@ const JDK_CALLBACKS: &[(&str, &[&str])] = &[
             "markSupported",
         ],
     ),
-    (
-        "Exception",
-        &[
-            "getMessage",
-            "getLocalizedMessage",
-            "getCause",
-            "fillInStackTrace",
-            "printStackTrace",
-        ],
-    ),
-    (
-        "RuntimeException",
-        &[
-            "getMessage",
-            "getLocalizedMessage",
-            "getCause",
-            "fillInStackTrace",
-            "printStackTrace",
-        ],
-    ),
-    (
-        "IOException",
-        &[
-            "getMessage",
-            "getLocalizedMessage",
-            "getCause",
-            "fillInStackTrace",
-            "printStackTrace",
-        ],
-    ),
-    (
-        "IllegalStateException",
-        &[
-            "getMessage",
-            "getLocalizedMessage",
-            "getCause",
-            "fillInStackTrace",
-            "printStackTrace",
-        ],
-    ),
-    (
-        "IllegalArgumentException",
-        &[
-            "getMessage",
-            "getLocalizedMessage",
-            "getCause",
-            "fillInStackTrace",
-            "printStackTrace",
-        ],
-    ),
+    ("Exception", THROWABLE),
+    ("RuntimeException", THROWABLE),
+    ("IOException", THROWABLE),
+    ("IllegalStateException", THROWABLE),
+    ("IllegalArgumentException", THROWABLE),
 ];
 
 /// How library code got an object of a named class of the program, which decides what
@@ -498,16 +451,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         if seen == Seen::Receiver && !all_known {
             return Vec::new();
         }
-        // The classes from `c` up its superclasses in the program.
-        let mut chain = Vec::new();
-        let mut cur = Some(c);
-        while let Some(k) = cur {
-            if chain.contains(&k) {
-                break;
-            }
-            chain.push(k);
-            cur = t.classes[k.index()].superclass;
-        }
+        let chain = t.superclass_chain(c);
         let marks = chain.iter().any(|k| {
             t.classes[k.index()].methods.iter().any(|m| {
                 matches!(t.methods[m.index()].source, MethodSource::Method(md) if md.modifiers.is_override)
