@@ -256,6 +256,11 @@ impl<'a> ClassTable<'a> {
                 if !names.contains(e) {
                     names.push(e.clone());
                 }
+                for j in jdk::supertypes(e) {
+                    if !names.iter().any(|n| n == j) {
+                        names.push(j.to_owned());
+                    }
+                }
             }
         }
         names

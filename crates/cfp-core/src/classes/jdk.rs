@@ -5,6 +5,49 @@
 //! program has an unknown place in the hierarchy (its tests are arbitrary, and a verdict
 //! that depends on one is not `violation`).
 
+/// Well-known JDK classes and interfaces other than throwables, with all their JDK
+/// supertypes (but `Object`): a class of the program that extends one is also one of
+/// those.
+pub const SUPERTYPES: &[(&str, &[&str])] = &[
+    ("Thread", &["Runnable"]),
+    ("TimerTask", &["Runnable"]),
+    ("Closeable", &["AutoCloseable"]),
+    ("OutputStream", &["Closeable", "AutoCloseable", "Flushable"]),
+    (
+        "FilterOutputStream",
+        &["OutputStream", "Closeable", "AutoCloseable", "Flushable"],
+    ),
+    ("InputStream", &["Closeable", "AutoCloseable"]),
+    (
+        "FilterInputStream",
+        &["InputStream", "Closeable", "AutoCloseable"],
+    ),
+    (
+        "Writer",
+        &["Appendable", "Closeable", "AutoCloseable", "Flushable"],
+    ),
+    ("Reader", &["Readable", "Closeable", "AutoCloseable"]),
+    ("UnaryOperator", &["Function"]),
+    ("BinaryOperator", &["BiFunction"]),
+];
+
+/// The JDK supertypes of the well-known class or interface `name` ([`SUPERTYPES`]; for a
+/// throwable, its superclasses up to `Throwable`).
+pub fn supertypes(name: &str) -> Vec<&'static str> {
+    if let Some((_, s)) = SUPERTYPES.iter().find(|(n, _)| *n == name) {
+        return s.to_vec();
+    }
+    ancestors(name)
+        .map(|chain| {
+            chain
+                .into_iter()
+                .skip(1)
+                .filter(|n| *n != "Object")
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// `(class, superclass)` for the well-known throwables outside the program.
 pub const THROWABLES: &[(&str, &str)] = &[
     ("Throwable", "Object"),

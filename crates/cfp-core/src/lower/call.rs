@@ -282,11 +282,27 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         want: Option<Sort>,
         span: Span,
     ) -> (Expr, Type) {
+        self.library_effects(vals, tys, kept_from, span);
+        self.external_call(dest, want_result, want, span)
+    }
+
+    /// What library code that receives `vals` does before it returns: it may call the
+    /// protocol's methods on what it receives (a hand-off), assign inherited fields, and
+    /// call back what it receives; those before `kept_from` are the receiver.
+    pub(super) fn library_effects(
+        &mut self,
+        vals: &[Expr],
+        tys: &[Type],
+        kept_from: usize,
+        span: Span,
+    ) {
         let from = kept_from.min(vals.len());
         self.protocol_handoff(&vals[from..], &tys[from.min(tys.len())..], span);
         self.forget_inherited(span);
-        self.library_callbacks_from(vals, tys, kept_from, span);
-        self.external_call(dest, want_result, want, span)
+        if self.library_callbacks_from(vals, tys, kept_from, span) {
+            // What the call-backs read of inherited fields may change again.
+            self.forget_inherited(span);
+        }
     }
 
     /// A call of library code on `recv` (of static type `rty`), a method the receiver's
@@ -820,17 +836,18 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     self.note_call(m);
                     unwinds.push((from, m));
                 }
-                None => match res {
-                    Some(r) => self.b.edge(
-                        from,
-                        join,
-                        Edge::Block(vec![Located {
-                            node: Stmt::Havoc(Place::Var(r)),
-                            span,
-                        }]),
-                    ),
-                    None => self.b.edge(from, join, Edge::Block(Vec::new())),
-                },
+                // A class whose method is outside the program: library code on the
+                // receiver.
+                None => {
+                    let mut all_tys = vec![rty.clone()];
+                    all_tys.extend(tys.iter().cloned());
+                    self.library_effects(&all, &all_tys, 1, span);
+                    if let Some(r) = res {
+                        self.emit(Stmt::Havoc(Place::Var(r)), span);
+                    }
+                    self.library_may_throw(span);
+                    self.goto(join);
+                }
             }
         }
         for (from, m) in unwinds {

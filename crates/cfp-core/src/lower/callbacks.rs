@@ -323,9 +323,11 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             };
             self.emit(Stmt::Assume(types::in_codes(t, &codes).negate()), span);
         }
-        self.protocol_handoff(vals, tys, span);
-        self.forget_inherited(span);
-        self.library_callbacks(vals, tys, span);
+        let mut all = vec![recv.clone()];
+        all.extend(vals.iter().cloned());
+        let mut all_tys = vec![Type::External(ty.to_owned())];
+        all_tys.extend(tys.iter().cloned());
+        self.library_effects(&all, &all_tys, 1, span);
         if let Some(r) = res {
             self.emit(Stmt::Havoc(Place::Var(r)), span);
         }
@@ -448,7 +450,21 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             .filter_map(|e| jdk_callbacks(e))
             .flat_map(|ms| ms.iter().copied())
             .collect();
-        if seen == Seen::Receiver && !all_known {
+        // The receiver: the method is inherited from the superclass outside the program,
+        // which must be well known.
+        let superclass_known = t.superclass_chain(c).iter().all(|k| {
+            let info = &t.classes[k.index()];
+            match (
+                &info.superclass,
+                info.decl.extends.as_ref().map(|e| &e.kind),
+            ) {
+                (None, Some(ast::TypeKind::Named { name, .. })) if !info.decl.is_interface => {
+                    jdk_callbacks(name).is_some()
+                }
+                _ => true,
+            }
+        });
+        if seen == Seen::Receiver && !superclass_known {
             return Vec::new();
         }
         let chain = t.superclass_chain(c);
@@ -458,14 +474,14 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             })
         });
         let mut out: Vec<MethodId> = Vec::new();
-        let mut done: Vec<(String, usize)> = Vec::new();
+        let mut done: Vec<(String, Vec<crate::classes::jtypes::JType>)> = Vec::new();
         for k in chain {
             for m in &t.classes[k.index()].methods {
                 let s = &t.methods[m.index()];
                 let MethodSource::Method(md) = s.source else {
                     continue;
                 };
-                let key = (s.name.clone(), s.params.len());
+                let key = (s.name.clone(), t.param_jtypes(*m).0);
                 if done.contains(&key) {
                     continue;
                 }
@@ -503,7 +519,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         tys: &[Type],
         kept_from: usize,
         span: Span,
-    ) {
+    ) -> bool {
         // A well-known JDK method that calls its argument only while it runs, or a
         // well-known JDK class that only stores, compares or prints what it receives,
         // keeps nothing to call later.
@@ -532,12 +548,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
         }
         if calls.is_empty() {
-            return;
+            return false;
         }
         let kept_args = &args[kept_from.min(args.len())..];
         if !keeps || !calls.iter().any(|(a, ..)| kept_args.contains(a)) {
             self.callback_loop(calls, None, span);
-            return;
+            return true;
         }
         self.cx.survey.escapes = true;
         self.cx.survey.escaping.extend(
@@ -557,6 +573,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
         }
         self.callback_loop(calls, None, span);
+        true
     }
 
     /// `if (a != null && a is not registered) { %escapes += 1; a.%escaped := %escapes;
@@ -708,6 +725,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
             self.set(picked);
         }
+        // Library code runs between two call-backs.
+        self.forget_inherited(span);
         let body = self.cur;
         for (recv, c, m, test) in calls {
             self.set(body);

@@ -170,14 +170,18 @@ fn caught_by_callers(survey: &Survey) -> Vec<BTreeSet<String>> {
     while changed {
         changed = false;
         for (caller, m) in survey.methods.iter().enumerate() {
-            for (callee, types) in &m.call_catches {
+            // What the caller's callers catch reaches every method it calls; what a
+            // `try` around one call catches, that callee.
+            let around = m.calls.iter().map(|(callee, _)| (callee, None));
+            let local = m.call_catches.iter().map(|(callee, t)| (callee, Some(t)));
+            for (callee, types) in around.chain(local) {
                 let c = callee.index();
                 if c >= n {
                     continue;
                 }
                 let inherited: Vec<String> = out[caller]
                     .iter()
-                    .chain(types)
+                    .chain(types.into_iter().flatten())
                     .filter(|t| !out[c].contains(*t))
                     .cloned()
                     .collect();

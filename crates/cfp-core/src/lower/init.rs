@@ -146,7 +146,11 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             return None;
         }
         match &info.decl.extends.as_ref()?.kind {
-            ast::TypeKind::Named { name, .. } if name != "Object" => Some(name.clone()),
+            ast::TypeKind::Named { name, .. }
+                if name != "Object" && name != crate::models::MODEL_BASE =>
+            {
+                Some(name.clone())
+            }
             _ => None,
         }
     }

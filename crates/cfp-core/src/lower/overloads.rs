@@ -165,12 +165,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             let m = t.lookup_method(c, name, tys)?;
             // No method of the program applies to arguments of known types: with a
             // superclass outside the program, an overload of it (library code) does.
-            let fits = t.methods[m.index()]
+            let misfit = t.methods[m.index()]
                 .params
                 .iter()
                 .zip(tys)
-                .all(|((_, p, _), a)| matches!(a, Type::Unknown) || t.assignable(p, a));
-            if !fits && t.has_external_ancestor(c) {
+                .any(|((_, p, _), a)| surely_not_assignable(t, p, a));
+            if misfit && t.has_external_ancestor(c) {
                 return None;
             }
             Some((m, Phase::Strict))
@@ -257,4 +257,22 @@ fn jdk_instance_return(method: &str) -> Option<JType> {
         }
         _ => return None,
     })
+}
+
+/// An argument of type `a` can certainly not be passed for a parameter of type `p`: a
+/// primitive for an array or a class of the program, an array for a primitive or a
+/// class of the program, an object of a class of the program for an unrelated one of
+/// the program or a primitive. (Types outside the program relate in ways the table does
+/// not know: never certain.)
+fn surely_not_assignable(t: &crate::classes::ClassTable<'_>, p: &Type, a: &Type) -> bool {
+    let primitive = |x: &Type| matches!(x, Type::Int | Type::Bool | Type::Float);
+    match (p, a) {
+        (Type::Array(_) | Type::Class(_), x) if primitive(x) => true,
+        (x, Type::Array(_)) if primitive(x) => true,
+        (Type::Class(_), Type::Array(_)) => true,
+        (Type::Array(_), Type::Class(_)) => true,
+        (x, Type::Class(_)) if primitive(x) => true,
+        (Type::Class(pc), Type::Class(ac)) => !t.is_subclass(*ac, *pc),
+        _ => false,
+    }
 }
