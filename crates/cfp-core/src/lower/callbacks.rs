@@ -276,6 +276,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let start = self.cur;
         let mut codes = Vec::new();
         let mut unwinds = Vec::new();
+        let dispatched: Vec<ClassId> = impls.iter().map(|(_, c)| *c).collect();
         // Group the classes by the method they run.
         let mut groups: Vec<(MethodId, Vec<ClassId>)> = Vec::new();
         for (m, c) in impls {
@@ -323,11 +324,22 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             };
             self.emit(Stmt::Assume(types::in_codes(t, &codes).negate()), span);
         }
-        let mut all = vec![recv.clone()];
-        all.extend(vals.iter().cloned());
-        let mut all_tys = vec![Type::External(ty.to_owned())];
-        all_tys.extend(tys.iter().cloned());
-        self.library_effects(&all, &all_tys, 1, span);
+        // The receiver is handed over too when a class of the program other than those
+        // dispatched above may be it (its method inherited from outside).
+        let outside_ty = Type::External(ty.to_owned());
+        let others = self
+            .callback_candidates(&outside_ty, true)
+            .iter()
+            .any(|(c, _)| !dispatched.contains(c));
+        if others {
+            let mut all = vec![recv.clone()];
+            all.extend(vals.iter().cloned());
+            let mut all_tys = vec![outside_ty];
+            all_tys.extend(tys.iter().cloned());
+            self.library_effects(&all, &all_tys, 1, span);
+        } else {
+            self.library_effects(vals, tys, 0, span);
+        }
         if let Some(r) = res {
             self.emit(Stmt::Havoc(Place::Var(r)), span);
         }
