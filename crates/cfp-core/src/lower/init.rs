@@ -98,11 +98,21 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             } else if let Some(n) = self.outside_superclass(c) {
                 // The constructor of a superclass outside the program: library code that
                 // receives the new object and the arguments.
+                // (The JDK's exceptions are made without throwing.)
+                let exception = crate::classes::jdk::ancestors(&n)
+                    .is_some_and(|chain| chain.contains(&"Throwable"));
                 self.call_site = Some(super::handoff::CallSite {
                     name: format!("super {n}"),
                     class: Some(n),
                 });
-                self.library_call_on(&this, &Type::Class(c), &vals, &tys, None, false, None, span);
+                let mut all = vec![this.clone()];
+                all.extend(vals.iter().cloned());
+                let mut all_tys = vec![Type::Class(c)];
+                all_tys.extend(tys.iter().cloned());
+                self.library_effects(&all, &all_tys, 1, span);
+                if !exception {
+                    self.library_may_throw(span);
+                }
             }
             // Instance initialisers in order.
             let decl = self.cx.table.classes[c.index()].decl;
