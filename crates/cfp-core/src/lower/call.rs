@@ -320,10 +320,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         want: Option<Sort>,
         span: Span,
     ) -> (Expr, Type) {
-        let mut all = vec![recv.clone()];
-        all.extend(vals.iter().cloned());
-        let mut all_tys = vec![rty.clone()];
-        all_tys.extend(tys.iter().cloned());
+        let (all, all_tys) = with_receiver(recv, rty, vals, tys);
         // (A method of a protocol object's own class is no hand-off of it.)
         self.library_code(&all, &all_tys, 1, dest, want_result, want, span)
     }
@@ -839,8 +836,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 // A class whose method is outside the program: library code on the
                 // receiver.
                 None => {
-                    let mut all_tys = vec![rty.clone()];
-                    all_tys.extend(tys.iter().cloned());
+                    let (_, all_tys) = with_receiver(&recv, &rty, &[], &tys);
                     self.library_effects(&all, &all_tys, 1, span);
                     if let Some(r) = res {
                         self.emit(Stmt::Havoc(Place::Var(r)), span);
@@ -865,4 +861,21 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             .flatten()
             .any(|(_, b, e)| *b == self.cur && matches!(e, Edge::ApiCall { .. }))
     }
+}
+
+/// The receiver `recv` (of static type `rty`) before the arguments `vals` (of types
+/// `tys`): what library code called on the receiver receives.
+pub(super) fn with_receiver(
+    recv: &Expr,
+    rty: &Type,
+    vals: &[Expr],
+    tys: &[Type],
+) -> (Vec<Expr>, Vec<Type>) {
+    let all = std::iter::once(recv.clone())
+        .chain(vals.iter().cloned())
+        .collect();
+    let all_tys = std::iter::once(rty.clone())
+        .chain(tys.iter().cloned())
+        .collect();
+    (all, all_tys)
 }

@@ -332,10 +332,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             .iter()
             .any(|(c, _)| !dispatched.contains(c));
         if others {
-            let mut all = vec![recv.clone()];
-            all.extend(vals.iter().cloned());
-            let mut all_tys = vec![outside_ty];
-            all_tys.extend(tys.iter().cloned());
+            let (all, all_tys) = super::call::with_receiver(recv, &outside_ty, vals, tys);
             self.library_effects(&all, &all_tys, 1, span);
         } else {
             self.library_effects(vals, tys, 0, span);

@@ -105,10 +105,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     name: format!("super {n}"),
                     class: Some(n),
                 });
-                let mut all = vec![this.clone()];
-                all.extend(vals.iter().cloned());
-                let mut all_tys = vec![Type::Class(c)];
-                all_tys.extend(tys.iter().cloned());
+                let (all, all_tys) =
+                    super::call::with_receiver(&this, &Type::Class(c), &vals, &tys);
                 self.library_effects(&all, &all_tys, 1, span);
                 if !exception {
                     self.library_may_throw(span);
