@@ -193,6 +193,14 @@ impl<S: Solver> Checker<S> {
     /// An inclusion check of a cut grammar: its counterexample, or `None` (included,
     /// unknown, or stopped — the next iteration's own check decides).
     fn quiet_inclusion(&mut self, g: &Grammar) -> Option<cfp_grammar::Counterexample> {
+        match self.counted_inclusion(g) {
+            InclusionResult::NotIncluded(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// `L(g) ⊆ L(spec)`, counted in the statistics, stopped when the stop hook says so.
+    pub(super) fn counted_inclusion(&mut self, g: &Grammar) -> InclusionResult {
         self.stats.inclusion_queries += 1;
         let mut steps = 0u64;
         let result = {
@@ -211,9 +219,6 @@ impl<S: Solver> Checker<S> {
             })
         };
         self.stats.inclusion_steps += steps;
-        match result {
-            InclusionResult::NotIncluded(c) => Some(c),
-            _ => None,
-        }
+        result
     }
 }

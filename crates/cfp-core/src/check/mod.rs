@@ -30,7 +30,6 @@ use crate::refinement::refine_path;
 use cfp_grammar::InclusionResult;
 use cfp_smt::{CheckSat, Session, SessionOptions, Solver, Term};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
-use std::ops::ControlFlow;
 
 /// A stop hook, polled between iterations and during inclusion checks: `Some(cause)`
 /// stops the run, and the cause becomes the reason of its `unknown` verdict.

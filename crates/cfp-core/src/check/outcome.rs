@@ -190,24 +190,7 @@ impl<S: Solver> Checker<S> {
             return self.witness_word(pg);
         }
         let it = self.iteration;
-        self.stats.inclusion_queries += 1;
-        let mut steps = 0u64;
-        let result = {
-            let stop = &mut self.stop;
-            let hook = &mut self.stop_hook;
-            cfp_grammar::check_inclusion(&pg.grammar, &self.spec, &self.opts.inclusion, &mut |p| {
-                steps = p.steps;
-                if stop.is_none() {
-                    *stop = hook.as_mut().and_then(|h| h());
-                }
-                if stop.is_some() {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })
-        };
-        self.stats.inclusion_steps += steps;
+        let result = self.counted_inclusion(&pg.grammar);
         match result {
             InclusionResult::Included(proof) => {
                 self.pending.push_back(Event::Inclusion {
