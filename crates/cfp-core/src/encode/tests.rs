@@ -202,3 +202,34 @@ fn uninterpreted_is_detected() {
         Term::int(-3)
     );
 }
+
+/// Across calls in a large scope (thousands of symbols sharing structure), the caller
+/// takes over every version counter the callee raised, and sees every binding it changed
+/// (imbl 6's `OrdMap::diff` skipped about one change in eight here: fresh versions were
+/// then reused, and real paths became infeasible).
+#[test]
+fn merge_versions_and_changed_bindings_see_every_change_of_a_large_scope() {
+    use cfp_smt::Sort;
+    let mut caller = Names::new();
+    let syms: Vec<String> = (0..3000).map(|i| format!("C{}.f{}", i % 97, i)).collect();
+    for s in &syms {
+        caller.fresh(s, Sort::Int);
+    }
+    for round in 0..200 {
+        let mut callee = caller.clone();
+        let k = &syms[(round * 61) % syms.len()];
+        callee.fresh(k, Sort::Int);
+        let last = callee.fresh(k, Sort::Int);
+        let changed: Vec<_> = caller.changed_bindings(&callee).collect();
+        assert_eq!(changed, vec![(k.as_str(), Some(&last))], "round {round}");
+        let mut back = caller.clone();
+        back.merge_versions(&callee);
+        back.set(k, last);
+        assert_eq!(
+            back.clone().fresh_term(k, Sort::Int),
+            callee.clone().fresh_term(k, Sort::Int),
+            "round {round}: symbol {k}"
+        );
+        caller = back;
+    }
+}
