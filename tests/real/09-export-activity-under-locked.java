@@ -1,13 +1,13 @@
 // spec: wakelock
-// expect: unknown
+// expect: violation
 // harness: android-activity
 // max-iterations: 2
 // why: the reference-counted wake lock is released in onPause() and again, "to be safe",
 // in onDestroy(); after a pause the second release() has no matching acquire() (Android
-// throws "WakeLock under-locked"). That is a violation, but the handler may run the
-// export task (which posts itself again) at any point after onResume(), and refinement
-// does not settle the runs of the task in its first iterations: the honest answer today
-// is `unknown`. A search for bugs beside the prover should find this one.
+// throws "WakeLock under-locked"). The handler may run the export task (which posts
+// itself again) at any point after onResume(), and refinement does not settle the runs
+// of the task in its first iterations (without the bug hunter, two iterations end
+// `unknown`); the bug hunter finds the violation in the first.
 package com.example.notes.export;
 
 import android.app.Activity;

@@ -80,7 +80,9 @@ commands:
   measure-real DIR real Java files kept outside the repository: how many parse and lower
                    (--check SECS: and the verdicts)
   gen-program N    print a generated program of about N lines
-                   (--realistic [--seed S] [--bug]: varied lock-using code, known verdict)
+                   (--realistic [--seed S] [--bug [KIND]]: varied lock-using code, known
+                   verdict; KIND: early-return, unheld-unlock, unlock-after-loop,
+                   double-lock, callee-missing-unlock, loop-early-return, catch-path)
   serve            build dist/ and serve it with COOP/COEP/CORP (--port N --dir D --no-isolation --no-build)
   dist             build the playground into dist/ (wasm, wasm-bindgen, static, z3)
   test-wasm [F]    the wasm engine under Node vs native cfp on tests/check/ (filter F)
@@ -114,15 +116,24 @@ fn main() -> ExitCode {
     }
 }
 
-/// `cargo xtask gen-program [N] [--realistic] [--seed S] [--bug]`.
+/// `cargo xtask gen-program [N] [--realistic] [--seed S] [--bug [KIND]]`.
 fn gen_program(args: &[String]) -> Result<(), Failed> {
     let mut lines = 5000;
-    let (mut realistic, mut bug, mut seed) = (false, false, 1u64);
-    let mut it = args.iter();
+    let (mut realistic, mut seed) = (false, 1u64);
+    let mut bug = realistic::Injected::None;
+    let mut it = args.iter().peekable();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--realistic" => realistic = true,
-            "--bug" => bug = true,
+            "--bug" => {
+                bug = match it.peek().and_then(|k| realistic::Bug::from_name(k)) {
+                    Some(kind) => {
+                        it.next();
+                        realistic::Injected::Kind(kind)
+                    }
+                    None => realistic::Injected::Seeded,
+                }
+            }
             "--seed" => {
                 seed = it
                     .next()
@@ -137,7 +148,7 @@ fn gen_program(args: &[String]) -> Result<(), Failed> {
         }
     }
     if realistic {
-        print!("{}", realistic::generate(lines, seed, bug));
+        print!("{}", realistic::generate_with(lines, seed, bug));
     } else {
         print!("{}", genprog::generate(lines));
     }

@@ -19,7 +19,13 @@
 //!
 //! With `--bug`, one method (chosen by the seed) gets one of: an early return between
 //! `lock()` and `unlock()` without `finally`, an unlock on a path where the lock is not held,
-//! or a lock in a loop whose unlock is after the loop. Every method is called from `main`
+//! or a lock in a loop whose unlock is after the loop. `--bug KIND` picks the kind, among
+//! those three (`early-return`, `unheld-unlock`, `unlock-after-loop`) and four more
+//! ([`Bug`]): `double-lock` (a second `lock()` under an input condition inside a locked
+//! region, next to the arithmetic helpers), `callee-missing-unlock` (the release helper
+//! returns early on some values), `loop-early-return` (a return inside a loop between the
+//! iteration's `lock()` and `unlock()`) and `catch-path` (an exception thrown between
+//! `lock()` and `unlock()`, caught without unlocking). Every method is called from `main`
 //! under an external condition, so the bug is reachable and its word is outside the spec;
 //! without `--bug` every completed execution is balanced. The output is deterministic in
 //! (LINES, seed, bug).
@@ -72,10 +78,64 @@ const SHAPES: [Shape; 8] = [
 
 /// The kinds of injected bugs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Bug {
+pub enum Bug {
+    /// A return between `lock()` and `unlock()`, without `finally`.
     EarlyReturn,
+    /// An unlock on a path where the lock is not held.
     UnheldUnlock,
+    /// A lock in a loop whose unlock is after the loop.
     UnlockAfterLoop,
+    /// Inside a locked region, next to the arithmetic helpers: a second `lock()` under an
+    /// input condition.
+    DoubleLock,
+    /// The release helper returns early without unlocking on some values.
+    CalleeMissingUnlock,
+    /// A return inside a loop between the iteration's `lock()` and `unlock()`.
+    LoopEarlyReturn,
+    /// An exception thrown between `lock()` and `unlock()`, caught without unlocking.
+    CatchPath,
+}
+
+impl Bug {
+    /// Every kind, in the order `--bug` names them.
+    pub const ALL: [Bug; 7] = [
+        Bug::EarlyReturn,
+        Bug::UnheldUnlock,
+        Bug::UnlockAfterLoop,
+        Bug::DoubleLock,
+        Bug::CalleeMissingUnlock,
+        Bug::LoopEarlyReturn,
+        Bug::CatchPath,
+    ];
+
+    /// The kind's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bug::EarlyReturn => "early-return",
+            Bug::UnheldUnlock => "unheld-unlock",
+            Bug::UnlockAfterLoop => "unlock-after-loop",
+            Bug::DoubleLock => "double-lock",
+            Bug::CalleeMissingUnlock => "callee-missing-unlock",
+            Bug::LoopEarlyReturn => "loop-early-return",
+            Bug::CatchPath => "catch-path",
+        }
+    }
+
+    /// The kind named `name`.
+    pub fn from_name(name: &str) -> Option<Bug> {
+        Bug::ALL.into_iter().find(|b| b.name() == name)
+    }
+}
+
+/// Which bug a generated program gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Injected {
+    /// None: every completed execution is balanced.
+    None,
+    /// One of the first three kinds, chosen by the seed.
+    Seeded,
+    /// This kind.
+    Kind(Bug),
 }
 
 /// One generated method: its name, its text, whether it takes an `int` argument.
@@ -134,6 +194,63 @@ impl ClassGen<'_> {
                 let _ = writeln!(w, "        }}");
                 let _ = writeln!(w, "        if (n > 0) {{");
                 let _ = writeln!(w, "            lock.unlock();");
+                let _ = writeln!(w, "        }}");
+                let _ = writeln!(w, "        return count;");
+                let _ = writeln!(w, "    }}");
+            }
+            (_, Some(Bug::DoubleLock)) => {
+                let _ = writeln!(w, "    int {name}(int n) {{");
+                let _ = writeln!(w, "        lock.lock();");
+                let _ = writeln!(w, "        int r = {util}.mix(n, {k});");
+                let _ = writeln!(w, "        if (Input.readBool()) {{");
+                let _ = writeln!(w, "            lock.lock();");
+                let _ = writeln!(w, "        }}");
+                let _ = writeln!(w, "        count = {util}.sum(count, r);");
+                let _ = writeln!(w, "        lock.unlock();");
+                let _ = writeln!(w, "        return count;");
+                let _ = writeln!(w, "    }}");
+            }
+            (_, Some(Bug::CalleeMissingUnlock)) => {
+                let _ = writeln!(w, "    void release_{name}(ReentrantLock l, int r) {{");
+                let _ = writeln!(w, "        if (r > {}) {{", k * 3);
+                let _ = writeln!(w, "            return;");
+                let _ = writeln!(w, "        }}");
+                let _ = writeln!(w, "        l.unlock();");
+                let _ = writeln!(w, "    }}");
+                let _ = writeln!(w);
+                let _ = writeln!(w, "    int {name}(int n) {{");
+                let _ = writeln!(w, "        lock.lock();");
+                let _ = writeln!(w, "        int r = {util}.mix(n, {k});");
+                let _ = writeln!(w, "        count = count + r;");
+                let _ = writeln!(w, "        release_{name}(lock, r);");
+                let _ = writeln!(w, "        return count;");
+                let _ = writeln!(w, "    }}");
+            }
+            (_, Some(Bug::LoopEarlyReturn)) => {
+                let _ = writeln!(w, "    int {name}(int n) {{");
+                let _ = writeln!(w, "        int total = 0;");
+                let _ = writeln!(w, "        for (int i = 0; i < n; i++) {{");
+                let _ = writeln!(w, "            lock.lock();");
+                let _ = writeln!(w, "            total = total + {util}.sum(i, n);");
+                let _ = writeln!(w, "            if (total > {}) {{", k * 2);
+                let _ = writeln!(w, "                return total;");
+                let _ = writeln!(w, "            }}");
+                let _ = writeln!(w, "            lock.unlock();");
+                let _ = writeln!(w, "        }}");
+                let _ = writeln!(w, "        return total;");
+                let _ = writeln!(w, "    }}");
+            }
+            (_, Some(Bug::CatchPath)) => {
+                let _ = writeln!(w, "    int {name}(int n) {{");
+                let _ = writeln!(w, "        lock.lock();");
+                let _ = writeln!(w, "        try {{");
+                let _ = writeln!(w, "            count = {util}.mix(count, n);");
+                let _ = writeln!(w, "            if (n > {k}) {{");
+                let _ = writeln!(w, "                throw new IllegalStateException();");
+                let _ = writeln!(w, "            }}");
+                let _ = writeln!(w, "            lock.unlock();");
+                let _ = writeln!(w, "        }} catch (IllegalStateException e) {{");
+                let _ = writeln!(w, "            count = 0;");
                 let _ = writeln!(w, "        }}");
                 let _ = writeln!(w, "        return count;");
                 let _ = writeln!(w, "    }}");
@@ -277,8 +394,22 @@ fn peer(name: &str) -> String {
     )
 }
 
-/// A program of about `lines` lines (see the module doc).
+/// A program of about `lines` lines (see the module doc); with `bug`, one of the first
+/// three kinds chosen by the seed.
 pub fn generate(lines: usize, seed: u64, bug: bool) -> String {
+    generate_with(
+        lines,
+        seed,
+        if bug {
+            Injected::Seeded
+        } else {
+            Injected::None
+        },
+    )
+}
+
+/// A program of about `lines` lines with the bug `injected`.
+pub fn generate_with(lines: usize, seed: u64, injected: Injected) -> String {
     let mut rng = Rng::new(seed);
     let mut out = String::from("import java.util.concurrent.locks.ReentrantLock;\n\n");
     // Fixed parts: two utility classes, the peer, main (about 60 lines).
@@ -316,10 +447,14 @@ pub fn generate(lines: usize, seed: u64, bug: bool) -> String {
         classes.push((name, methods));
         c += 1;
     }
-    if bug {
+    if injected != Injected::None {
         let ci = rng.below(classes.len());
         let mi = rng.below(classes[ci].1.len());
-        let kind = [Bug::EarlyReturn, Bug::UnheldUnlock, Bug::UnlockAfterLoop][rng.below(3)];
+        let seeded = [Bug::EarlyReturn, Bug::UnheldUnlock, Bug::UnlockAfterLoop][rng.below(3)];
+        let kind = match injected {
+            Injected::Kind(k) => k,
+            _ => seeded,
+        };
         let mut gen = ClassGen {
             rng: &mut rng,
             class: classes[ci].0.clone(),
@@ -366,6 +501,11 @@ mod tests {
         assert!((280..=400).contains(&n), "{n} lines");
         let b = generate(300, 3, true);
         assert_ne!(a, b);
+        for kind in super::Bug::ALL {
+            let c = super::generate_with(300, 3, super::Injected::Kind(kind));
+            assert_ne!(a, c, "{}", kind.name());
+            assert_eq!(super::Bug::from_name(kind.name()), Some(kind));
+        }
         assert!(generate(150, 1, false).lines().count() >= 140);
     }
 }

@@ -184,19 +184,41 @@ pub async fn check_feasibility<S: Solver>(
     trace: &Trace,
 ) -> Result<(EncodedTrace, Feasibility), FeasibilityError> {
     let encoded = crate::trace::encode_trace(enc, trace)?;
+    let verdict = check_encoded(session, enc, &encoded, &[]).await?;
+    Ok((encoded, verdict))
+}
+
+/// [`check_feasibility`] of an encoded trace with extra assertions (`hints`, e.g. the
+/// values a concrete run chose). With hints, `Infeasible` only means "not with these
+/// values", and its core is the whole trace.
+pub async fn check_encoded<S: Solver>(
+    session: &mut Session<S>,
+    enc: &Encoder<'_>,
+    encoded: &EncodedTrace,
+    hints: &[Term],
+) -> Result<Feasibility, FeasibilityError> {
+    let mut assertions = encoded.assertions();
+    if !hints.is_empty() {
+        // No core is wanted: unnamed assertions keep z3's preprocessing (named ones make
+        // a long trace's check orders of magnitude slower).
+        for a in &mut assertions {
+            a.0 = None;
+        }
+    }
+    assertions.extend(hints.iter().map(|h| (None, h.clone())));
     let outcome = session
         .check(
-            &encoded.assertions(),
+            &assertions,
             Want {
                 model: true,
-                core: true,
+                core: hints.is_empty(),
             },
         )
         .await?;
     let verdict = match outcome.result {
         CheckSat::Unsat => Feasibility::Infeasible(match &outcome.core {
             Some(names) => crate::refinement::slicing::Core::from_names(names),
-            None => crate::refinement::slicing::Core::all(&encoded),
+            None => crate::refinement::slicing::Core::all(encoded),
         }),
         CheckSat::Sat if encoded.approximate => Feasibility::Unknown(
             "the trace uses non-linear or bitwise arithmetic (uninterpreted functions): \
@@ -205,7 +227,7 @@ pub async fn check_feasibility<S: Solver>(
         ),
         CheckSat::Sat => {
             let model = outcome.model.unwrap_or_default();
-            Feasibility::Feasible(values_from_model(enc, &encoded, &model))
+            Feasibility::Feasible(values_from_model(enc, encoded, &model))
         }
         CheckSat::Unknown(r) => Feasibility::Unknown(if r.is_empty() {
             "the SMT solver answered unknown".to_string()
@@ -213,7 +235,7 @@ pub async fn check_feasibility<S: Solver>(
             format!("the SMT solver answered unknown ({r})")
         }),
     };
-    Ok((encoded, verdict))
+    Ok(verdict)
 }
 
 /// True when step `step` of `trace` is a branch (a block starting with an `assume`) —

@@ -86,6 +86,34 @@ pub enum StepKind {
     },
 }
 
+impl StepKind {
+    /// The step of the plain trace the SSA encoding consumes.
+    pub fn trace_step(&self) -> crate::trace::TraceStep {
+        use crate::trace::TraceStep;
+        match *self {
+            StepKind::Intra { method, edge } => TraceStep::Intra { method, edge },
+            StepKind::Api { method, edge, .. } => TraceStep::Api { method, edge },
+            StepKind::Call { caller, edge, .. } => TraceStep::Call {
+                method: caller,
+                edge,
+            },
+            StepKind::Return { call, .. } => TraceStep::Return { call },
+        }
+    }
+}
+
+/// A step of a path without abstract states: a nested trace's step, or one of a concrete
+/// run (what reports show: the trace lines, the replay edges, a path's summary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathStep {
+    /// What it does.
+    pub kind: StepKind,
+    /// Source span of the CFA edge (empty for synthetic edges).
+    pub span: Span,
+    /// The method running before the step (the caller for calls, the callee for returns).
+    pub method: MethodId,
+}
+
 /// One step `σ_i` of a nested trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Step {
@@ -135,23 +163,22 @@ impl NestedTrace {
     /// The plain trace the SSA encoding consumes (`crate::trace::Trace`): the same steps
     /// without PCFA states.
     pub fn to_trace(&self) -> crate::trace::Trace {
-        use crate::trace::TraceStep;
         crate::trace::Trace {
             start: self.start.method,
-            steps: self
-                .steps
-                .iter()
-                .map(|s| match s.kind {
-                    StepKind::Intra { method, edge } => TraceStep::Intra { method, edge },
-                    StepKind::Api { method, edge, .. } => TraceStep::Api { method, edge },
-                    StepKind::Call { caller, edge, .. } => TraceStep::Call {
-                        method: caller,
-                        edge,
-                    },
-                    StepKind::Return { call, .. } => TraceStep::Return { call },
-                })
-                .collect(),
+            steps: self.steps.iter().map(|s| s.kind.trace_step()).collect(),
         }
+    }
+
+    /// The steps as reports show them (what each does, where, in which method).
+    pub fn path_steps(&self) -> Vec<PathStep> {
+        self.steps
+            .iter()
+            .map(|s| PathStep {
+                kind: s.kind,
+                span: s.span,
+                method: s.before.method,
+            })
+            .collect()
     }
 
     /// The method each step executes in *before* it (the caller for calls, the callee

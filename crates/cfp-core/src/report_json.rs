@@ -73,6 +73,9 @@ pub struct StatsJson {
     /// Iterations on a summarised slice before its violation went to the exact slice.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub summarised_iterations: u32,
+    /// The bug hunter's slices, runs and finds.
+    #[serde(default)]
+    pub hunter: crate::check::HuntStats,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -141,6 +144,7 @@ impl StatsJson {
                 .collect(),
             slice: s.slice,
             summarised_iterations: s.summarised_iterations,
+            hunter: s.hunter.clone(),
         }
     }
 }
@@ -194,6 +198,9 @@ pub struct CounterexampleJson {
     /// Replay data.
     #[serde(default)]
     pub replay: ReplayJson,
+    /// The engine that found it: `cegar` or `hunter`.
+    #[serde(default)]
+    pub found_by: crate::check::Engine,
 }
 
 /// The three verdicts, as the result object names them.
@@ -289,6 +296,7 @@ impl ResultJson {
                         edges: c.replay_edges.iter().map(|e| [e.method, e.edge]).collect(),
                         globals: c.replay_globals.clone(),
                     },
+                    found_by: c.found_by,
                 });
             }
             Verdict::Unknown { reason, report, .. } => {

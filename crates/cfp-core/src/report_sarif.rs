@@ -406,6 +406,7 @@ mod tests {
             values: Default::default(),
             derivation: String::new(),
             replay: Default::default(),
+            found_by: Default::default(),
         });
         let summary = ViolationSummary {
             text: String::new(),

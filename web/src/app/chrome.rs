@@ -173,12 +173,24 @@ impl App {
                     .or_else(|| r.counterexample.as_ref().map(|c| c.summary.clone()))
             })
             .unwrap_or_default();
+        // Which engine found a violation, when it was the bug hunter.
+        let hunted = s.result.as_ref().is_some_and(|r| {
+            r.counterexample
+                .as_ref()
+                .is_some_and(|c| c.found_by == cfp_core::check::Engine::Hunter)
+        });
         let phase = s.phase_text();
         let pending = s.playback.queue.len();
         html! {
             <div class={classes!("verdict-bar", (!verdict.is_empty()).then_some(verdict))}>
                 <span class="verdict" data-testid="verdict">{ verdict }</span>
                 <span class="verdict-reason" data-testid="verdict-reason">{ reason }</span>
+                if hunted {
+                    <span class="found-by small" data-testid="found-by"
+                        title="A random concrete run of the program, confirmed by the solver and replayed">
+                        { "found by the bug hunter" }
+                    </span>
+                }
                 <span class="iterations">{ "iterations: " }
                     <span data-testid="iteration-count">{ s.shown_count() }</span>
                 </span>

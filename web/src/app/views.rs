@@ -519,6 +519,18 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                     }
                 </p>
             }
+            if s.hunter.slices > 0 {
+                <p class="muted" data-testid="hunter-stats">
+                    { format!(
+                        "Bug hunter: {} slice(s), {} concrete run(s), {} completed, {} edges executed{}",
+                        s.hunter.slices,
+                        s.hunter.runs,
+                        s.hunter.completed,
+                        s.hunter.edges,
+                        if s.hunter.found { "; it found the violation" } else { "" }
+                    ) }
+                </p>
+            }
             if !strategies.is_empty() {
                 <table class="stats" data-testid="strategy-stats">
                     <caption>{ "Refinement strategies" }</caption>

@@ -125,6 +125,10 @@ pub struct CheckArgs {
     /// scope (by default it travels: one refinement then serves every similar method).
     #[arg(long)]
     pub no_travel: bool,
+    /// Do not run the bug hunter (random concrete runs between refinements, looking for
+    /// a violation; it can only ever answer `violation`, confirmed by the solver).
+    #[arg(long)]
+    pub no_hunt: bool,
     /// How to slice the program before refinement (paper §6): `summarise` (default) also
     /// drops calls that emit no event, change nothing a guard reads and always return;
     /// `summarise-all` drops them even when they may not return, and confirms a violation
@@ -262,6 +266,9 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
     opts.slice = args.slice.mode();
     if args.no_travel {
         opts.refinement.travel = false;
+    }
+    if args.no_hunt {
+        opts.hunt = false;
     }
     if let Some(r) = args.horn_rlimit {
         opts.refinement.horn_limits.rlimit = (r > 0).then_some(r);

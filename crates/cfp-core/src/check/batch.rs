@@ -106,7 +106,7 @@ impl<S: Solver> Checker<S> {
                 break;
             };
             let word = cex.word_names.clone();
-            let replay = Self::replay_edges(&nt);
+            let replay = Self::replay_edges(&nt.path_steps());
             if self.seen.contains(&(word.clone(), replay.clone())) {
                 break;
             }
@@ -139,7 +139,7 @@ impl<S: Solver> Checker<S> {
                     );
                     out.violation = Some(FoundViolation {
                         derivation: super::DerivationNode::of(&pg.grammar, &cex.derivation),
-                        trace: self.trace_lines(&nt),
+                        trace: self.trace_lines(&nt.path_steps()),
                         word,
                         values,
                         replay,
@@ -169,7 +169,7 @@ impl<S: Solver> Checker<S> {
             let ruled = RuledOut {
                 iteration: it,
                 word: word.clone(),
-                path: self.path_summary(&nt),
+                path: self.path_summary(&nt.path_steps()),
             };
             self.ruled_out.push(ruled.clone());
             self.seen.insert((word.clone(), replay.clone()));

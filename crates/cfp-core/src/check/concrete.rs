@@ -88,84 +88,36 @@ impl<'t> ModelOracle<'t> {
     ) -> Result<Self, String> {
         let mut edges = Vec::new();
         let mut position_of = Vec::new();
+        for (i, step) in trace.steps.iter().enumerate() {
+            if let TraceStep::Intra { method, edge }
+            | TraceStep::Api { method, edge }
+            | TraceStep::Call { method, edge } = *step
+            {
+                edges.push((method, edge.index()));
+                position_of.push(i);
+            }
+        }
         let mut havocs = BTreeMap::new();
         let mut allocs = BTreeMap::new();
-        for (i, step) in trace.steps.iter().enumerate() {
-            let (method, edge) = match *step {
-                TraceStep::Intra { method, edge }
-                | TraceStep::Api { method, edge }
-                | TraceStep::Call { method, edge } => (method, edge),
-                TraceStep::Return { .. } => continue,
+        for (key, site) in havoc_sites(program, enc, trace, encoded)? {
+            let value = match &site.term {
+                HavocTerm::Value(t) => eval(model, t),
+                HavocTerm::Cell { array, obj } => {
+                    match (
+                        eval(model, array),
+                        eval(model, obj).as_ref().and_then(int_of),
+                    ) {
+                        (Some(a), Some(o)) => select(&a, o),
+                        _ => None,
+                    }
+                }
             };
-            let k = edges.len();
-            edges.push((method, edge.index()));
-            position_of.push(i);
-            // The havocs of a block: re-encode it statement by statement from the
-            // position before it (the same fresh names as the trace's encoding).
-            if let (TraceStep::Intra { .. }, Ok(Edge::Block(stmts))) =
-                (step, enc.edge(method, edge))
-            {
-                let Some(pos) = encoded.positions.get(i) else {
-                    continue;
-                };
-                let mut names = pos.names.clone();
-                let mut rank = 0;
-                for s in stmts {
-                    let before = names.clone();
-                    enc.stmt(method, &s.node, &mut names)
-                        .map_err(|e| format!("re-encoding step {i}: {e}"))?;
-                    let place = match &s.node {
-                        Stmt::Havoc(place) => place.clone(),
-                        Stmt::Opaque { var, .. } => Place::Var(*var),
-                        _ => continue,
-                    };
-                    let place = &place;
-                    let cfa = program
-                        .method(method)
-                        .ok_or_else(|| format!("method {}", method.0))?;
-                    let sort = program.place_sort(cfa, place);
-                    let value = match place {
-                        Place::Field { obj, field } => {
-                            let o = enc
-                                .expr(method, obj, &before)
-                                .ok()
-                                .and_then(|t| eval(model, &t));
-                            let arr = enc
-                                .symbols()
-                                .field(*field)
-                                .ok()
-                                .and_then(|(n, _)| names.get(n).ok().cloned())
-                                .and_then(|t| eval(model, &t));
-                            match (arr, o.as_ref().and_then(int_of)) {
-                                (Some(a), Some(o)) => select(&a, o),
-                                _ => None,
-                            }
-                        }
-                        _ => {
-                            let sym = match place {
-                                Place::Var(v) => {
-                                    enc.symbols().local(method, *v).ok().map(|s| s.0.clone())
-                                }
-                                Place::Global(g) => {
-                                    enc.symbols().global(*g).ok().map(|s| s.0.clone())
-                                }
-                                Place::Field { .. } => None,
-                            };
-                            sym.and_then(|n| names.get(&n).ok().cloned())
-                                .and_then(|t| eval(model, &t))
-                        }
-                    };
-                    if let Some(v) = value {
-                        havocs.insert((k, rank), v);
-                    }
-                    if sort == Sort::Ref {
-                        if let Some(a) = names.get(ALLOC).ok().and_then(|t| eval(model, t)) {
-                            if let Some(a) = int_of(&a) {
-                                allocs.insert((k, rank), a);
-                            }
-                        }
-                    }
-                    rank += 1;
+            if let Some(v) = value {
+                havocs.insert(key, v);
+            }
+            if let Some(a) = site.alloc.as_ref().and_then(|t| eval(model, t)) {
+                if let Some(a) = int_of(&a) {
+                    allocs.insert(key, a);
                 }
             }
         }
@@ -301,6 +253,189 @@ impl Oracle for ModelOracle<'_> {
         let key = self.last_ref_havoc.take()?;
         let a = *self.allocs.get(&key)?;
         Some(self.address(a).max(0))
+    }
+}
+
+/// Where a `havoc` of the path puts its value: the SSA term of the havocked variable or
+/// global, or the cell of a field array.
+enum HavocTerm {
+    Value(Term),
+    Cell { array: Term, obj: Term },
+}
+
+/// A `havoc` of the path, by (path edge, rank among the edge's havocs).
+struct HavocSite {
+    term: HavocTerm,
+    /// `%alloc` after it, for a reference.
+    alloc: Option<Term>,
+}
+
+/// The havocs of the path's blocks, each re-encoded statement by statement from the
+/// position before its block (the same fresh names as the trace's encoding), keyed by
+/// (path edge, rank) as the interpreter meets them (path edges: the trace's steps
+/// without returns).
+fn havoc_sites(
+    program: &Program,
+    enc: &Encoder<'_>,
+    trace: &Trace,
+    encoded: &EncodedTrace,
+) -> Result<BTreeMap<(usize, usize), HavocSite>, String> {
+    let mut out = BTreeMap::new();
+    let mut k = 0;
+    for (i, step) in trace.steps.iter().enumerate() {
+        let (method, edge) = match *step {
+            TraceStep::Intra { method, edge }
+            | TraceStep::Api { method, edge }
+            | TraceStep::Call { method, edge } => (method, edge),
+            TraceStep::Return { .. } => continue,
+        };
+        k += 1;
+        let (TraceStep::Intra { .. }, Ok(Edge::Block(stmts))) = (step, enc.edge(method, edge))
+        else {
+            continue;
+        };
+        let Some(pos) = encoded.positions.get(i) else {
+            continue;
+        };
+        let cfa = program
+            .method(method)
+            .ok_or_else(|| format!("method {}", method.0))?;
+        let mut names = pos.names.clone();
+        let mut rank = 0;
+        for s in stmts {
+            let before = names.clone();
+            enc.stmt(method, &s.node, &mut names)
+                .map_err(|e| format!("re-encoding step {i}: {e}"))?;
+            let place = match &s.node {
+                Stmt::Havoc(place) => place.clone(),
+                Stmt::Opaque { var, .. } => Place::Var(*var),
+                _ => continue,
+            };
+            let sort = program.place_sort(cfa, &place);
+            let term = match &place {
+                Place::Field { obj, field } => {
+                    let obj = enc.expr(method, obj, &before).ok();
+                    let array = enc
+                        .symbols()
+                        .field(*field)
+                        .ok()
+                        .and_then(|(n, _)| names.get(n).ok().cloned());
+                    obj.zip(array)
+                        .map(|(obj, array)| HavocTerm::Cell { array, obj })
+                }
+                Place::Var(v) => enc
+                    .symbols()
+                    .local(method, *v)
+                    .ok()
+                    .and_then(|s| names.get(&s.0).ok().cloned())
+                    .map(HavocTerm::Value),
+                Place::Global(g) => enc
+                    .symbols()
+                    .global(*g)
+                    .ok()
+                    .and_then(|s| names.get(&s.0).ok().cloned())
+                    .map(HavocTerm::Value),
+            };
+            let alloc = (sort == Sort::Ref)
+                .then(|| names.get(ALLOC).ok().cloned())
+                .flatten();
+            if let Some(term) = term {
+                out.insert((k - 1, rank), HavocSite { term, alloc });
+            }
+            rank += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// Equalities fixing the path's inputs to the values a concrete run along it chose
+/// (`run`'s decisions, replayed): hints that make the path's check a matter of
+/// evaluation. `%alloc` starts at 0, so the model numbers objects as the interpreter
+/// does (a run whose references are all positive, as the bug hunter's are).
+pub(crate) fn run_hints(
+    program: &Program,
+    enc: &Encoder<'_>,
+    trace: &Trace,
+    encoded: &EncodedTrace,
+    run: &interp::Run,
+) -> Result<Vec<Term>, String> {
+    let sites = havoc_sites(program, enc, trace, encoded)?;
+    let mut recorder = Recorder {
+        replay: interp::ReplayOracle::new(run.decisions.clone()),
+        edge: 0,
+        rank: 0,
+        values: Vec::new(),
+        globals: Vec::new(),
+    };
+    let limits = interp::Limits {
+        max_steps: run.steps.len() + 16,
+        max_depth: run.steps.iter().map(|s| s.depth).max().unwrap_or(0) + 8,
+    };
+    interp::run(program, &mut recorder, limits).map_err(|e| e.to_string())?;
+    let start = encoded.positions.first().ok_or("an empty trace")?;
+    let mut hints = Vec::new();
+    if let Ok(a) = start.names.get(ALLOC) {
+        hints.push(Term::eq(a.clone(), Term::int(0)));
+    }
+    for (g, value) in recorder.globals {
+        let term = enc
+            .symbols()
+            .global(g)
+            .ok()
+            .and_then(|s| start.names.get(&s.0).ok());
+        if let (Some(t), Some(lit)) = (term, literal(value)) {
+            hints.push(Term::eq(t.clone(), lit));
+        }
+    }
+    for (key, value) in recorder.values {
+        let (Some(site), Some(lit)) = (sites.get(&key), literal(value)) else {
+            continue;
+        };
+        if let HavocTerm::Value(t) = &site.term {
+            hints.push(Term::eq(t.clone(), lit));
+        }
+    }
+    Ok(hints)
+}
+
+fn literal(v: interp::Value) -> Option<Term> {
+    match v {
+        interp::Value::Int(i) => Some(Term::int(i128::from(i))),
+        interp::Value::Bool(b) => Some(Term::bool(b)),
+    }
+}
+
+/// Replays a run, noting the value of every `havoc` by (path edge, rank).
+struct Recorder {
+    replay: interp::ReplayOracle,
+    edge: usize,
+    rank: usize,
+    values: Vec<((usize, usize), interp::Value)>,
+    /// The globals' initial values.
+    globals: Vec<(crate::ir::GlobalId, interp::Value)>,
+}
+
+impl Oracle for Recorder {
+    fn value(&mut self, q: &ValueQuery) -> Option<interp::Value> {
+        let v = self.replay.value(q)?;
+        match q.source {
+            ValueSource::Havoc { .. } => {
+                self.values.push(((self.edge, self.rank), v));
+                self.rank += 1;
+            }
+            ValueSource::GlobalInit(g) => self.globals.push((g, v)),
+            _ => {}
+        }
+        Some(v)
+    }
+
+    fn edge(&mut self, q: &EdgeQuery) -> Option<usize> {
+        self.replay.edge(q)
+    }
+
+    fn observe(&mut self, _step: &Step) {
+        self.edge += 1;
+        self.rank = 0;
     }
 }
 

@@ -46,11 +46,11 @@ impl<S: Solver> Checker<S> {
         }
     }
 
-    pub(super) fn trace_lines(&self, nt: &NestedTrace) -> Vec<TraceLine> {
+    pub(super) fn trace_lines(&self, steps: &[PathStep]) -> Vec<TraceLine> {
         let sources = self.sources.as_ref();
         let mut depth = 0usize;
         let mut out = Vec::new();
-        for s in &nt.steps {
+        for s in steps {
             let (m, e, text_prefix) = match s.kind {
                 StepKind::Intra { method, edge } => (method, edge, ""),
                 StepKind::Api { method, edge, .. } => (method, edge, ""),
@@ -82,7 +82,7 @@ impl<S: Solver> Checker<S> {
                 _ => (None, 0),
             };
             let text = if matches!(s.kind, StepKind::Return { .. }) {
-                format!("return from {}", self.method_name(s.before.method))
+                format!("return from {}", self.method_name(s.method))
             } else {
                 text
             };
@@ -91,7 +91,7 @@ impl<S: Solver> Checker<S> {
                 line,
                 text,
                 depth,
-                method: self.method_name(s.before.method),
+                method: self.method_name(s.method),
             });
             if matches!(s.kind, StepKind::Call { .. }) {
                 depth += 1;
@@ -100,8 +100,8 @@ impl<S: Solver> Checker<S> {
         out
     }
 
-    pub(super) fn replay_edges(nt: &NestedTrace) -> Vec<ReplayEdge> {
-        nt.steps
+    pub(super) fn replay_edges(steps: &[PathStep]) -> Vec<ReplayEdge> {
+        steps
             .iter()
             .filter_map(|s| match s.kind {
                 StepKind::Intra { method, edge } | StepKind::Api { method, edge, .. } => {
@@ -135,8 +135,8 @@ impl<S: Solver> Checker<S> {
         out
     }
 
-    pub(super) fn path_summary(&self, nt: &NestedTrace) -> String {
-        let lines = self.trace_lines(nt);
+    pub(super) fn path_summary(&self, steps: &[PathStep]) -> String {
+        let lines = self.trace_lines(steps);
         let mut parts: Vec<String> = Vec::new();
         for l in lines {
             let p = if l.line > 0 {

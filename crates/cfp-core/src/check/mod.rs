@@ -8,7 +8,9 @@
 mod batch;
 mod concrete;
 mod evidence;
+mod explore;
 mod graphs;
+mod hunt;
 mod outcome;
 mod predicate_names;
 mod summary;
@@ -24,7 +26,7 @@ use crate::construct_cfg::{construct_cfg, CallQuery, ProgramGrammar};
 use crate::encode::Encoder;
 use crate::feasibility::{check_feasibility, Feasibility, Values};
 use crate::ir::{MethodId, Program};
-use crate::nested_path::{derivation_to_path, NestedTrace, StepKind};
+use crate::nested_path::{derivation_to_path, PathStep, StepKind};
 use crate::pcfa::{PcfaEdgeId, Pcfas, StateId};
 use crate::refinement::refine_path;
 use cfp_grammar::InclusionResult;
@@ -72,6 +74,8 @@ pub struct Checker<S: Solver> {
     witness: Option<VerifiedCertificate>,
     /// The random runs of the vacuity check, once made.
     exploration: Option<vacuity::Exploration>,
+    /// The bug hunter between refinements.
+    hunter: hunt::Hunter,
 }
 
 impl<S: Solver> Checker<S> {
@@ -117,6 +121,7 @@ impl<S: Solver> Checker<S> {
             call_answers: HashMap::new(),
             witness: None,
             exploration: None,
+            hunter: hunt::Hunter::default(),
         }
     }
 
@@ -179,6 +184,7 @@ impl<S: Solver> Checker<S> {
         s.smt_scripts = ss.scripts;
         s.smt_cache_hits = ss.cache_hits;
         s.smt_decided = ss.decided;
+        s.hunter = self.hunter.stats.clone();
         let mut total = 0usize;
         let mut locs = 0usize;
         let mut max = 0usize;
@@ -372,6 +378,23 @@ impl<S: Solver> Checker<S> {
                     mut reason,
                     frontier,
                 } => {
+                    // Before giving up, the bug hunter's last word.
+                    if matches!(
+                        reason,
+                        UnknownReason::RefinementStalled { .. }
+                            | UnknownReason::RepeatedCounterexample { .. }
+                            | UnknownReason::MaxIterations { .. }
+                            | UnknownReason::FeasibilityUnknown { .. }
+                    ) {
+                        match self.last_hunt().await {
+                            Err(Stop::Verdict(v)) => return self.finish(*v),
+                            Err(Stop::Unknown {
+                                reason: r @ UnknownReason::Stopped { .. },
+                                ..
+                            }) => reason = r,
+                            _ => {}
+                        }
+                    }
                     // A cancelled solver call or inclusion check: the hook says why.
                     match &mut reason {
                         UnknownReason::Stopped { cause } => {
@@ -424,18 +447,19 @@ impl<S: Solver> Checker<S> {
                     format!("counterexample [{}]", word.join(" ")),
                 )
             })?;
-        let trace = self.trace_lines(&nt);
+        let steps = nt.path_steps();
+        let trace = self.trace_lines(&steps);
         self.pending.push_back(Event::Counterexample {
             iteration: it,
             word: word.clone(),
             derivation: derivation.clone(),
             trace: trace.clone(),
         });
-        let replay = Self::replay_edges(&nt);
+        let replay = Self::replay_edges(&steps);
         let frontier = format!(
             "counterexample [{}] along {}",
             word.join(" "),
-            self.path_summary(&nt)
+            self.path_summary(&steps)
         );
         if !self.seen.insert((word.clone(), replay.clone())) {
             // Only a path whose refinement could not remove it comes back (see
@@ -472,7 +496,16 @@ impl<S: Solver> Checker<S> {
                     &encoded,
                     &values.model,
                 );
-                return Err(self.violation(it, word, derivation, trace, &values, replay, concrete));
+                return Err(self.violation(
+                    it,
+                    word,
+                    derivation,
+                    trace,
+                    &values,
+                    replay,
+                    concrete,
+                    Engine::Cegar,
+                ));
             }
             Feasibility::Unknown(r) => {
                 self.pending.push_back(Event::Feasibility {
@@ -495,8 +528,11 @@ impl<S: Solver> Checker<S> {
         self.ruled_out.push(RuledOut {
             iteration: it,
             word: word.clone(),
-            path: self.path_summary(&nt),
+            path: self.path_summary(&steps),
         });
+        // The bug hunter's slice, guided by the path the abstraction suspects.
+        self.hunt(it, Some(&hunt::guide_of(&steps))).await?;
+        let enc = Encoder::with_tables(&self.program, self.tables.clone());
         // Refinement: the portfolio, until the path is provably gone.
         let snapshot = (self.opts.counterexamples_per_iteration > 1).then(|| self.pcfas.clone());
         let mut refined = refine_path(
@@ -646,6 +682,7 @@ impl<S: Solver> Checker<S> {
                 &v.values,
                 v.replay,
                 v.concrete,
+                Engine::Cegar,
             ));
         }
         Ok(())

@@ -19,6 +19,7 @@ impl<S: Solver> Checker<S> {
         values: &Values,
         replay: Vec<ReplayEdge>,
         concrete: Result<crate::interp::Run, String>,
+        found_by: Engine,
     ) -> Stop {
         let vmap = self.values_map(values);
         self.pending.push_back(Event::Feasibility {
@@ -57,6 +58,7 @@ impl<S: Solver> Checker<S> {
             values: vmap,
             replay_edges: replay,
             replay_globals,
+            found_by,
         };
         let approximations = self.approximations_of(&concrete);
         if approximations.is_empty() {

@@ -28,6 +28,9 @@ pub struct CheckOptions {
     pub counterexamples_per_iteration: u32,
     /// How the program is sliced before the loop (paper §6); `None`: not sliced.
     pub slice: Option<crate::slice::SliceMode>,
+    /// Run the bug hunter between refinements (random concrete runs looking for a
+    /// violation; it can only ever answer `violation`).
+    pub hunt: bool,
 }
 
 /// The default of [`CheckOptions::counterexamples_per_iteration`].
@@ -42,6 +45,7 @@ impl Default for CheckOptions {
             refinement: crate::refinement::RefinementOptions::default(),
             counterexamples_per_iteration: DEFAULT_COUNTEREXAMPLES_PER_ITERATION,
             slice: Some(crate::slice::SliceMode::default()),
+            hunt: true,
         }
     }
 }
@@ -306,6 +310,9 @@ pub struct Violation {
     /// What went wrong, in the program's terms (empty in recordings made before).
     #[serde(default)]
     pub summary: ViolationSummary,
+    /// The engine that found it.
+    #[serde(default)]
+    pub found_by: Engine,
 }
 
 /// A violation in one sentence, with the source lines to look at.
@@ -688,4 +695,48 @@ pub struct CheckStats {
     /// exact slice (not counted in `iterations`, which are the confirming run's).
     #[serde(default)]
     pub summarised_iterations: u32,
+    /// What the bug hunter did.
+    #[serde(default)]
+    pub hunter: HuntStats,
+}
+
+/// The bug hunter's counters ([`crate::check`]'s `hunt`: random concrete runs between
+/// refinements).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HuntStats {
+    /// Slices run (one after each spurious counterexample, one more before `unknown`).
+    pub slices: u32,
+    /// Concrete runs made.
+    pub runs: u64,
+    /// Of those, runs that completed.
+    pub completed: u64,
+    /// Edges executed over all runs.
+    pub edges: u64,
+    /// Runs with a word outside the spec that the solver did not confirm.
+    pub refused: u32,
+    /// The violation was found by the hunter.
+    pub found: bool,
+}
+
+/// Which engine found a violation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Engine {
+    /// The abstraction refinement loop: a counterexample of the inclusion check that the
+    /// solver found feasible.
+    #[default]
+    Cegar,
+    /// The bug hunter: a random concrete run, confirmed by the solver and replayed.
+    Hunter,
+}
+
+impl Engine {
+    /// How reports name it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Engine::Cegar => "abstraction refinement (CEGAR)",
+            Engine::Hunter => "the bug hunter (a random run, confirmed by the solver)",
+        }
+    }
 }

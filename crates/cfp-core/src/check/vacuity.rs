@@ -1,18 +1,16 @@
 //! Whether some execution of the entry completes, for a `verified` that would otherwise
 //! be vacuous (every completed execution follows the protocol because none completes).
 //!
-//! [`explore`] runs the program in the concrete interpreter with random inputs. A run
-//! whose `assume` fails right after a random value (a reference chosen `null` where the
-//! program then assumes it is not) is retried from before that value with another one, a
-//! few times, so that the runs get past the conditions on inputs and reach the points
-//! where executions really stop: an exception nothing catches, a loop or a recursion
+//! [`explore`] runs the program in the concrete interpreter with random inputs
+//! ([`explore::run_retrying`]: a run blocked right after a random value is retried from
+//! before that value), so that the runs get past the conditions on inputs and reach the
+//! points where executions really stop: an exception nothing catches, a loop or a recursion
 //! without end, an `assume` no value satisfies. Either some run completes, or the stops
 //! are what a vacuous verdict names ([`Stop::describe`]).
 
-use crate::interp::{
-    self, Decision, EdgeQuery, InterpError, Oracle, RandomOracle, Value, ValueQuery,
-};
-use crate::ir::{MethodId, Program, Sort};
+use super::explore;
+use crate::interp::{self, InterpError};
+use crate::ir::{MethodId, Program};
 use cfp_syntax::Span;
 use std::collections::BTreeMap;
 
@@ -141,32 +139,17 @@ impl Exploration {
 pub(crate) fn explore(program: &Program) -> Exploration {
     let mut out = Exploration::default();
     for seed in 0..RUNS {
-        let mut prefix: Vec<Decision> = Vec::new();
-        for attempt in 0..=RETRIES {
-            let mut oracle = ExploreOracle::new(&prefix, seed, attempt);
-            let err = match interp::run(program, &mut oracle, LIMITS) {
-                Ok(run) if run.completed => {
-                    out.completed = true;
-                    return out;
-                }
-                Ok(_) => break,
-                Err(e) => e,
-            };
-            if let InterpError::Blocked { partial, .. } = &err {
-                // Retry from before the last value, when there is one to choose again.
-                let last = partial
-                    .decisions
-                    .iter()
-                    .rposition(|d| matches!(d, Decision::Value(_)));
-                if let (Some(k), true) = (last, attempt < RETRIES) {
-                    prefix = partial.decisions[..k].to_vec();
-                    continue;
+        match explore::run_retrying(program, seed, RETRIES, LIMITS, Default::default()).result {
+            Ok(run) if run.completed => {
+                out.completed = true;
+                return out;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                if let Some(stop) = stop_of(&e) {
+                    *out.stops.entry(stop).or_default() += 1;
                 }
             }
-            if let Some(stop) = stop_of(&err) {
-                *out.stops.entry(stop).or_default() += 1;
-            }
-            break;
         }
     }
     out
@@ -218,63 +201,6 @@ fn stop_of(e: &InterpError) -> Option<Stop> {
         }
         InterpError::OracleExhausted(_) | InterpError::BadId(_) => return None,
     })
-}
-
-/// Replays a prefix of decisions, then chooses at random; references are rarely `null`
-/// and integers rarely negative (inputs that pass the usual checks).
-struct ExploreOracle<'a> {
-    prefix: &'a [Decision],
-    next: usize,
-    random: RandomOracle,
-}
-
-impl<'a> ExploreOracle<'a> {
-    fn new(prefix: &'a [Decision], seed: u64, attempt: usize) -> ExploreOracle<'a> {
-        ExploreOracle {
-            prefix,
-            next: 0,
-            random: RandomOracle::new(seed.wrapping_mul(1_000_003) ^ attempt as u64),
-        }
-    }
-
-    fn replayed(&mut self) -> Option<&'a Decision> {
-        let d = self.prefix.get(self.next)?;
-        self.next += 1;
-        Some(d)
-    }
-}
-
-impl Oracle for ExploreOracle<'_> {
-    fn value(&mut self, q: &ValueQuery) -> Option<Value> {
-        if let Some(Decision::Value(v)) = self.replayed() {
-            return Some(*v);
-        }
-        Some(match q.sort {
-            Sort::Bool => Value::Bool(self.random.below(2) == 1),
-            Sort::Int => {
-                const INTS: [i64; 8] = [0, 1, 2, 3, 1, 0, 7, -1];
-                Value::Int(INTS[self.random.below(INTS.len() as u64) as usize])
-            }
-            Sort::Ref => {
-                if self.random.below(16) == 0 {
-                    Value::Int(0)
-                } else {
-                    let hi = q.allocated.max(0) as u64 + 4;
-                    Value::Int(1 + self.random.below(hi) as i64)
-                }
-            }
-        })
-    }
-
-    fn edge(&mut self, q: &EdgeQuery) -> Option<usize> {
-        if let Some(Decision::Edge(e)) = self.replayed() {
-            if q.enabled.contains(e) {
-                return Some(*e);
-            }
-        }
-        let i = self.random.below(q.enabled.len() as u64) as usize;
-        q.enabled.get(i).copied()
-    }
 }
 
 #[cfg(test)]

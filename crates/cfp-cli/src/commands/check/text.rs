@@ -62,6 +62,9 @@ pub(super) fn render_text(
             if !c.summary.text.is_empty() {
                 let _ = writeln!(out, "{}", c.summary.text);
             }
+            if c.found_by == cfp_core::check::Engine::Hunter {
+                let _ = writeln!(out, "found by {}", c.found_by.describe());
+            }
             write_counterexample(&mut out, c, file);
         }
         Verdict::Unknown {
@@ -118,6 +121,16 @@ pub(super) fn render_text(
         }
         let _ = writeln!(out, "  total predicates            {}", s.total_predicates);
         let _ = writeln!(out, "  travelled predicates        {}", s.travelled);
+        let h = &s.hunter;
+        let _ = writeln!(
+            out,
+            "  bug hunter                  {} slice(s), {} run(s), {} completed, {} edges{}",
+            h.slices,
+            h.runs,
+            h.completed,
+            h.edges,
+            if h.found { "; found the violation" } else { "" }
+        );
         let _ = writeln!(
             out,
             "  inclusion checks            {} ({} steps){} (time: ConstructCFG + inclusion)",
