@@ -10,9 +10,13 @@
 //!
 //! Options: `--sizes 150,500,…` (default 150, 500, 1000, 2000, 5000, 10000), `--seed S`
 //! (default 1), `--timeout SECONDS` (per run, default 120), `--wasm-max LINES` (default 1000;
-//! 0: no wasm runs), `--no-docs` (do not write `docs/`).
+//! 0: no wasm runs), `--bugs KIND,…` (the injected bugs, one buggy program per kind and
+//! size; default: every kind of [`crate::realistic::Bug`]; `seeded`: one chosen by the
+//! seed), `--no-docs` (do not write `docs/`), and anything after `--` goes to `cfp check`
+//! (e.g. `-- --no-hunt`).
 
 use crate::bench::Metric;
+use crate::realistic::{Bug, Injected};
 use crate::{root, tools, Failed};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -30,6 +34,8 @@ struct Options {
     timeout_s: u64,
     wasm_max: usize,
     docs: bool,
+    bugs: Vec<Injected>,
+    extra: Vec<String>,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, Failed> {
@@ -39,6 +45,8 @@ fn parse_options(args: &[String]) -> Result<Options, Failed> {
         timeout_s: 120,
         wasm_max: 1000,
         docs: true,
+        bugs: Bug::ALL.into_iter().map(Injected::Kind).collect(),
+        extra: Vec::new(),
     };
     let mut it = args.iter();
     let bad = |what: &str| Failed::with_message(format!("bench-scale: {what}"));
@@ -72,6 +80,19 @@ fn parse_options(args: &[String]) -> Result<Options, Failed> {
                     .map_err(|_| bad("--wasm-max takes a line count"))?
             }
             "--no-docs" => o.docs = false,
+            "--bugs" => {
+                o.bugs = value("--bugs")?
+                    .split(',')
+                    .map(|k| match k.trim() {
+                        "seeded" => Some(Injected::Seeded),
+                        k => Bug::from_name(k).map(Injected::Kind),
+                    })
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| bad("--bugs takes bug kinds separated by commas"))?
+            }
+            "--" => {
+                o.extra = it.by_ref().cloned().collect();
+            }
             other => return Err(bad(&format!("unknown option `{other}`"))),
         }
     }
@@ -83,6 +104,8 @@ fn parse_options(args: &[String]) -> Result<Options, Failed> {
 struct Row {
     lines: usize,
     bug: bool,
+    /// `ok`, `seeded` or the bug kind.
+    kind: &'static str,
     verdict: String,
     reason: String,
     ms: f64,
@@ -164,8 +187,9 @@ pub fn scale(args: &[String]) -> Result<Vec<Metric>, Failed> {
     let spec = root().join("tests").join("specs").join("lock.cfg");
     let timeout = Duration::from_secs(o.timeout_s);
     println!(
-        "{:>6} {:<9} {:<9} {:>9} {:>5} {:>6} {:>8} {:>8} {:>9} {:>6}",
+        "{:>6} {:<22} {:<9} {:<9} {:>9} {:>5} {:>6} {:>8} {:>8} {:>9} {:>6}",
         "lines",
+        "program",
         "expected",
         "verdict",
         "time s",
@@ -178,13 +202,17 @@ pub fn scale(args: &[String]) -> Result<Vec<Metric>, Failed> {
     );
     let mut rows = Vec::new();
     for &size in &o.sizes {
-        for bug in [false, true] {
-            let text = crate::realistic::generate(size, o.seed, bug);
+        let variants = std::iter::once(Injected::None).chain(o.bugs.iter().copied());
+        for injected in variants {
+            let bug = injected != Injected::None;
+            let kind = match injected {
+                Injected::None => "ok",
+                Injected::Seeded => "seeded",
+                Injected::Kind(k) => k.name(),
+            };
+            let text = crate::realistic::generate_with(size, o.seed, injected);
             let lines = text.lines().count();
-            let file = dir.join(format!(
-                "Scale{size}{}.java",
-                if bug { "Bug" } else { "Ok" }
-            ));
+            let file = dir.join(format!("Scale{size}_{}.java", kind.replace('-', "_")));
             std::fs::write(&file, &text).map_err(|e| {
                 Failed::with_message(format!("bench-scale: {}: {e}", file.display()))
             })?;
@@ -195,6 +223,7 @@ pub fn scale(args: &[String]) -> Result<Vec<Metric>, Failed> {
                 .arg(&spec)
                 .args(["--json", "--timeout"])
                 .arg(o.timeout_s.to_string())
+                .args(&o.extra)
                 .env("CFP_Z3", &z3);
             let (out, ms, peak) = measure(cmd, timeout + Duration::from_secs(10));
             let json: Value = serde_json::from_slice(&out).unwrap_or(Value::Null);
@@ -203,6 +232,7 @@ pub fn scale(args: &[String]) -> Result<Vec<Metric>, Failed> {
             let mut row = Row {
                 lines,
                 bug,
+                kind,
                 verdict: json["verdict"].as_str().unwrap_or("error").to_owned(),
                 reason: json["reason"].as_str().unwrap_or("").to_owned(),
                 ms,
@@ -242,8 +272,9 @@ fn print_row(r: &Row) {
         .wasm_ms
         .map_or_else(|| "—".to_owned(), |w| format!("{:.2}", w / r.ms.max(1.0)));
     println!(
-        "{:>6} {:<9} {:<9} {:>9.2} {:>5} {:>6} {:>8} {:>8.0} {:>9} {:>6}{}",
+        "{:>6} {:<22} {:<9} {:<9} {:>9.2} {:>5} {:>6} {:>8} {:>8.0} {:>9} {:>6}{}",
         r.lines,
+        r.kind,
         r.expected(),
         r.verdict,
         r.ms / 1e3,
@@ -272,7 +303,7 @@ fn metrics(rows: &[Row]) -> Vec<Metric> {
     };
     let mut out = Vec::new();
     for r in rows {
-        let tag = format!("{} lines {}", r.lines, if r.bug { "bug" } else { "ok" });
+        let tag = format!("{} lines {}", r.lines, r.kind);
         out.push(m(format!("{tag} time"), r.ms, "ms"));
         out.push(m(format!("{tag} iterations"), r.iterations, ""));
         out.push(m(format!("{tag} peak memory"), r.peak_mib, "MiB"));
@@ -298,22 +329,28 @@ fn write_docs(rows: &[Row], o: &Options) -> Result<(), Failed> {
     let mut md = String::new();
     let _ = writeln!(
         md,
-        "# Scale: `cargo xtask bench-scale`\n\nGenerated realistic lock programs (`cargo xtask gen-program N --realistic --seed {}`), \
-         spec `tests/specs/lock.cfg`, default options, per-run limit {} s; native `cfp` with the z3 of the \
+        "# Scale: `cargo xtask bench-scale`\n\nGenerated realistic lock programs (`cargo xtask gen-program N --realistic --seed {} [--bug KIND]`: correct, and one program per injected bug kind), \
+         spec `tests/specs/lock.cfg`, options `{}`, per-run limit {} s; native `cfp` with the z3 of the \
          PyPI wheel; wasm: the engine under Node with npm `z3-solver`. Machine: {}.\n",
         o.seed,
+        if o.extra.is_empty() {
+            "default".to_owned()
+        } else {
+            o.extra.join(" ")
+        },
         o.timeout_s,
         crate::bench::machine()
     );
     let _ = writeln!(
         md,
-        "| lines | expected | verdict | time s | iterations | predicates | SMT queries | peak MiB | wasm s | wasm/native |\n|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"
+        "| lines | program | expected | verdict | time s | iterations | predicates | SMT queries | peak MiB | wasm s | wasm/native |\n|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
     );
     for r in rows {
         let _ = writeln!(
             md,
-            "| {} | {} | {}{} | {:.2} | {} | {} | {} | {:.0} | {} | {} |",
+            "| {} | {} | {} | {}{} | {:.2} | {} | {} | {} | {:.0} | {} | {} |",
             r.lines,
+            r.kind,
             r.expected(),
             r.verdict,
             if r.verdict == r.expected() {

@@ -320,7 +320,7 @@ mod tests {
     #[test]
     fn interpolants_carry_named_predicates() {
         let m = replay(include_str!(
-            "../../../static/examples/records/paper-fig2-bug.record.json"
+            "../../../tests/fixtures/paper-fig2-bug.refinement.record.json"
         ));
         let it1 = m.iterations[0]
             .interpolants

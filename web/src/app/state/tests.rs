@@ -9,8 +9,9 @@ use crate::app::startup::{Draft, Startup};
 use crate::protocol::CrashCause;
 use crate::share::{Recording, ShareOptions, ShareState};
 
-/// A recording of 3 iterations (a violation found at the third).
-const BUG: &str = include_str!("../../../../static/examples/records/paper-fig2-bug.record.json");
+/// A recording of 3 iterations (a violation found at the third, by the refinement: made with
+/// `--no-hunt`).
+const BUG: &str = include_str!("../../../../tests/fixtures/paper-fig2-bug.refinement.record.json");
 
 fn page(isolated: bool) -> Startup {
     Startup {
