@@ -418,10 +418,27 @@ fn mentions(e: &Expr, v: cfp_core::VarId) -> bool {
 
 /// Whether a statement is a havoc the search counts (the rank of [`Answered`]).
 fn is_counted_havoc(s: &Stmt) -> bool {
+    // (An opaque value is drawn like a havoc: it takes a rank among the edge's draws.)
     matches!(
         s,
-        Stmt::Havoc(Place::Var(_) | Place::Global(_) | Place::Field { .. })
+        Stmt::Havoc(Place::Var(_) | Place::Global(_) | Place::Field { .. }) | Stmt::Opaque { .. }
     )
+}
+
+/// Whether the draw `a` is an opaque value (one the analysis does not track, e.g. the
+/// coercion of an input of unknown type): never an input of its own.
+fn is_opaque_draw(program: &Program, a: &Answered) -> bool {
+    let Some(Edge::Block(stmts)) = program
+        .method(a.method)
+        .and_then(|cfa| edge_weight(cfa, a.edge))
+    else {
+        return false;
+    };
+    stmts
+        .iter()
+        .filter(|s| is_counted_havoc(&s.node))
+        .nth(a.rank)
+        .is_some_and(|s| matches!(s.node, Stmt::Opaque { .. }))
 }
 
 impl Search<'_> {
@@ -1154,7 +1171,7 @@ fn inputs_of(program: &Program, w: &Where<'_>, answered: &[Answered]) -> Vec<(us
     let mut out = Vec::new();
     let mut skip: Vec<usize> = Vec::new();
     for (i, a) in answered.iter().enumerate() {
-        if skip.contains(&i) {
+        if skip.contains(&i) || is_opaque_draw(program, a) {
             continue;
         }
         let Some((span, in_root)) = havoc_span(program, a) else {
