@@ -46,6 +46,7 @@ use std::collections::BTreeMap;
 mod eval;
 mod oracle;
 mod taint;
+mod wildcards;
 
 use eval::eval_with;
 use oracle::sort_matches;
@@ -53,6 +54,7 @@ pub use oracle::{
     Decision, EdgeCursor, EdgeQuery, Oracle, PathOracle, RandomOracle, ReplayOracle, ValueQuery,
     ValueSource,
 };
+pub use wildcards::WildcardTarget;
 
 /// A model address as the concrete interpreter numbers objects (allocations from 1): null
 /// stays 0, a trace's allocations `base + k` (`base`: the model's `%alloc` at the start)
@@ -169,19 +171,6 @@ pub struct Run {
     /// `assume` (the instrumentation's guards), in order: the objects the run made API
     /// calls on, and where (what a wildcard could name to make the run emit them).
     pub wildcard_targets: Vec<WildcardTarget>,
-}
-
-/// An address an `assume` compared with a spec wildcard's global ([`Run::wildcard_targets`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct WildcardTarget {
-    /// The wildcard's number (`$k`).
-    pub wildcard: u32,
-    /// The address compared with it.
-    pub address: i64,
-    /// The `assume`'s span (the API call's).
-    pub span: Span,
-    /// The index in [`Run::steps`] of the edge whose `assume` it is.
-    pub step: usize,
 }
 
 impl Run {
@@ -727,58 +716,6 @@ impl<'p> Machine<'p, '_> {
         }
         self.set_node(to);
         Ok(())
-    }
-
-    /// Records the addresses `e` compares with a wildcard's global (`x == $k`, `x != $k`,
-    /// inside negations and conjunctions too), without asking the oracle for anything.
-    fn note_wildcard_targets(&mut self, mid: MethodId, e: &Expr, span: Span) {
-        const MAX_TARGETS: usize = 100_000;
-        let mut todo = vec![e];
-        while let Some(e) = todo.pop() {
-            match e {
-                Expr::Unary { arg, .. } => todo.push(arg),
-                Expr::Binary {
-                    op: BinaryOp::Eq | BinaryOp::Ne,
-                    lhs,
-                    rhs,
-                } => {
-                    let wildcard = |x: &Expr| match x {
-                        Expr::Global(g) => {
-                            match self.program.globals.get(g.index()).map(|g| &g.kind) {
-                                Some(crate::ir::GlobalKind::Wildcard(k)) => Some(*k),
-                                _ => None,
-                            }
-                        }
-                        _ => None,
-                    };
-                    let (k, other) = match (wildcard(lhs), wildcard(rhs)) {
-                        (Some(k), None) => (k, rhs),
-                        (None, Some(k)) => (k, lhs),
-                        _ => continue,
-                    };
-                    let mut sc = Some(Scratch {
-                        vars: BTreeMap::new(),
-                        globals: BTreeMap::new(),
-                        fields: BTreeMap::new(),
-                    });
-                    if let Ok(Value::Int(a)) = self.peek_eval(mid, other, &mut sc) {
-                        if a != 0 && self.run.wildcard_targets.len() < MAX_TARGETS {
-                            self.run.wildcard_targets.push(WildcardTarget {
-                                wildcard: k,
-                                address: a,
-                                span,
-                                step: self.run.steps.len().saturating_sub(1),
-                            });
-                        }
-                    }
-                }
-                Expr::Binary { lhs, rhs, .. } => {
-                    todo.push(rhs);
-                    todo.push(lhs);
-                }
-                _ => {}
-            }
-        }
     }
 
     fn exec(&mut self, mid: MethodId, s: &Stmt, span: Span) -> R<()> {

@@ -100,6 +100,25 @@ impl<S: Solver> Checker<S> {
         out
     }
 
+    /// Queues the `counterexample` event of a path (its word, derivation and trace lines)
+    /// and returns the trace lines and replay edges the verdict will carry.
+    pub(super) fn announce_counterexample(
+        &mut self,
+        iteration: u32,
+        word: &[String],
+        derivation: &DerivationNode,
+        steps: &[PathStep],
+    ) -> (Vec<TraceLine>, Vec<ReplayEdge>) {
+        let trace = self.trace_lines(steps);
+        self.pending.push_back(Event::Counterexample {
+            iteration,
+            word: word.to_vec(),
+            derivation: derivation.clone(),
+            trace: trace.clone(),
+        });
+        (trace, Self::replay_edges(steps))
+    }
+
     pub(super) fn replay_edges(steps: &[PathStep]) -> Vec<ReplayEdge> {
         steps
             .iter()

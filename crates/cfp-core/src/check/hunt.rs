@@ -454,14 +454,7 @@ impl<S: Solver> Checker<S> {
             },
             children: Vec::new(),
         };
-        let trace = self.trace_lines(&steps);
-        self.pending.push_back(Event::Counterexample {
-            iteration: it,
-            word: word.clone(),
-            derivation: derivation.clone(),
-            trace: trace.clone(),
-        });
-        let replay = Self::replay_edges(&steps);
+        let (trace, replay) = self.announce_counterexample(it, &word, &derivation, &steps);
         Err(self.violation(
             it,
             word,
