@@ -18,6 +18,7 @@ pub mod call_check;
 pub mod check;
 pub mod classes;
 pub mod construct_cfg;
+pub mod counted_loops;
 pub mod deep_json;
 pub mod desugar;
 pub mod encode;

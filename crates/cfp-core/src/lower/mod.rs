@@ -170,6 +170,9 @@ pub fn lower_program(
     opts: &LowerOptions,
 ) -> (Option<Program>, Vec<Diagnostic>) {
     let api = ApiTable::from_spec(spec);
+    // Counted loop pairs become recursion (the abstraction counts only through calls).
+    let paired = crate::counted_loops::rewrite(unit);
+    let unit = paired.as_ref().unwrap_or(unit);
     // Closures become classes; a survey finds the targets of those passed to methods of
     // the program, and they are desugared again with them (until nothing new is found).
     let mut hints = crate::desugar::TargetHints::default();

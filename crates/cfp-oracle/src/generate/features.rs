@@ -51,6 +51,7 @@ pub const CATALOGUE: &[(&str, Maker)] = &[
     ("loop-for-continue", loop_for_continue),
     ("loop-while-count", loop_while_count),
     ("loop-do-while", loop_do_while),
+    ("loop-counted-pair", loop_counted_pair),
     ("native-unreached", native_unreached),
     ("native-uncalled", native_uncalled),
     ("two-objects", two_objects),
@@ -578,6 +579,14 @@ fn loop_while_count(_: &mut Rng, k: usize, p: &Proto, bug: bool) -> Feature {
     let stmts = format!(
         "int w$K = 0;\nwhile (w$K < 3 && Input.readBool()) {{\n    $L.$O();\n    w$K++;\n}}\nwhile ({}) {{\n    $L.$C();\n    w$K--;\n}}",
         pick(bug, "w$K > 0", "w$K > 1")
+    );
+    make(k, p, &[], &[], &stmts)
+}
+
+fn loop_counted_pair(_: &mut Rng, k: usize, p: &Proto, bug: bool) -> Feature {
+    let stmts = format!(
+        "int c$K = Input.readInt();\nif (c$K > 3) {{\n    c$K = 3;\n}}\nfor (int i$K = 0; i$K < c$K; i$K++) {{\n    $L.$O();\n}}\nfor (int j$K = 0; j$K < c$K; j$K++) {{\n    {}\n}}",
+        pick(bug, "$L.$C();", "if (j$K != 1) {\n        $L.$C();\n    }")
     );
     make(k, p, &[], &[], &stmts)
 }
