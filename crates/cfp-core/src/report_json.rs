@@ -36,6 +36,9 @@ pub struct StatsJson {
     pub refinements: u32,
     /// Predicates tried in other methods than the one that learned them and kept.
     pub travelled: u64,
+    /// Times travelled predicates were taken back (the next path could not be refined
+    /// away on the abstraction they made); travel then stops for the run.
+    pub travel_rollbacks: u32,
     /// Predicates over all locations of the final abstraction.
     pub total_predicates: usize,
     /// Average predicates per location that has any (two decimals).
@@ -118,6 +121,7 @@ impl StatsJson {
             steps: s.iterations,
             refinements: s.refinements,
             travelled: s.travelled,
+            travel_rollbacks: s.travel_rollbacks,
             total_predicates: s.total_predicates,
             predicates_per_block_avg: (s.predicates_per_location_avg * 100.0).round() / 100.0,
             predicates_per_block_max: s.predicates_per_location_max,

@@ -179,6 +179,19 @@ impl App {
                 .as_ref()
                 .is_some_and(|c| c.found_by == cfp_core::check::Engine::Hunter)
         });
+        // Unknown: the loops or recursions the refinement kept unrolling.
+        let recurring = s
+            .result
+            .as_ref()
+            .and_then(|r| r.report.as_ref())
+            .map(|rep| {
+                rep.recurring
+                    .iter()
+                    .map(|x| x.describe())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })
+            .unwrap_or_default();
         let phase = s.phase_text();
         let pending = s.playback.queue.len();
         html! {
@@ -189,6 +202,12 @@ impl App {
                     <span class="found-by small" data-testid="found-by"
                         title="A random concrete run of the program, confirmed by the solver and replayed">
                         { "found by the bug hunter" }
+                    </span>
+                }
+                if !recurring.is_empty() {
+                    <span class="recurring small" data-testid="verdict-recurring"
+                        title="Each round refuted one more pass with facts about that pass alone: a finite abstraction per method cannot count passes to match them against another loop's">
+                        { format!("kept coming back: {recurring}") }
                     </span>
                 }
                 <span class="iterations">{ "iterations: " }

@@ -13,6 +13,7 @@ mod graphs;
 mod hunt;
 mod outcome;
 mod predicate_names;
+mod recurrence;
 mod summary;
 mod types;
 mod vacuity;
@@ -67,6 +68,13 @@ pub struct Checker<S: Solver> {
     tables: std::sync::Arc<crate::encode::EncoderTables>,
     /// Which predicates travelled to other methods (built on first use).
     travel: Option<crate::refinement::travel::Travel>,
+    /// The abstraction before the last round's travelled predicates, and how many there
+    /// were: taken back when the next spurious path cannot be refined away.
+    travel_undo: Option<(Pcfas, u64)>,
+    /// Set once travel was taken back: no more predicates travel in this run.
+    travel_off: bool,
+    /// The loops and recursive calls of the spurious paths, counted per path.
+    recurrence: recurrence::Recurrence,
     /// Rule (3)'s answers of earlier rounds and iterations, by what they depend on.
     call_answers: HashMap<CallKey, bool>,
     /// After inclusion is proved: the proof, while the run looks for a completed
@@ -118,6 +126,9 @@ impl<S: Solver> Checker<S> {
             predicate_names: predicate_names::PredicateNames::default(),
             tables,
             travel: None,
+            travel_undo: None,
+            travel_off: false,
+            recurrence: recurrence::Recurrence::default(),
             call_answers: HashMap::new(),
             witness: None,
             exploration: None,
@@ -233,6 +244,7 @@ impl<S: Solver> Checker<S> {
                 ruled_out: self.ruled_out.clone(),
                 frontier,
                 possible_violation: None,
+                recurring: self.recurring_sites(),
             },
         };
         self.finish(v);
@@ -518,6 +530,7 @@ impl<S: Solver> Checker<S> {
             feasible: FeasibilityOutcome::Infeasible,
             values: BTreeMap::new(),
         });
+        self.recurrence.note(&self.program, it, &steps);
         self.ruled_out.push(RuledOut {
             iteration: it,
             word: word.clone(),
@@ -565,14 +578,25 @@ impl<S: Solver> Checker<S> {
             refined.outcome.predicates_added += o.predicates_added;
             also_refuted.push(ruled);
         }
+        // Travel is a heuristic that must not cost a decided program its verdict: when
+        // the path after a round with travelled predicates is not refined away, the
+        // abstraction goes back to before them, and the next iteration asks again.
+        let undo = self.travel_undo.take();
+        if refined.kept.is_none() || refined.path_stays {
+            if let Some((before, added)) = undo {
+                self.take_back_travel(it, before, added, (word, replay), refined.attempts);
+                return Ok(());
+            }
+        }
         // The learned predicates travel to the methods that use the same symbols.
-        if self.opts.refinement.travel && refined.kept.is_some() {
+        if self.opts.refinement.travel && !self.travel_off && refined.kept.is_some() {
             let enc = Encoder::with_tables(&self.program, self.tables.clone());
             let travel = self
                 .travel
                 .get_or_insert_with(|| crate::refinement::travel::Travel::new(&enc));
             let proposed = travel.propose(&enc, &refined.psi);
             if !proposed.is_empty() {
+                let before = self.pcfas.clone();
                 let o = crate::refine::refine(
                     &mut self.session,
                     &enc,
@@ -585,6 +609,9 @@ impl<S: Solver> Checker<S> {
                 // Travel is a heuristic: a proposal that would grow the abstraction
                 // past the limit is left out (`o` is then empty).
                 self.stats.travelled += o.predicates_added as u64;
+                if o.predicates_added > 0 {
+                    self.travel_undo = Some((before, o.predicates_added as u64));
+                }
                 refined.outcome.clones_added.extend(o.clones_added);
                 refined.outcome.states_removed.extend(o.states_removed);
                 refined.outcome.edges_removed.extend(o.edges_removed);
@@ -679,6 +706,81 @@ impl<S: Solver> Checker<S> {
             ));
         }
         Ok(())
+    }
+}
+
+impl<S: Solver> Checker<S> {
+    /// Travel is taken back: the abstraction `before` the last round's `added` travelled
+    /// predicates comes back (this round's refinement is dropped with them), travel stops
+    /// for the run, and `path` (this round's counterexample) may come again on it.
+    fn take_back_travel(
+        &mut self,
+        it: u32,
+        before: Pcfas,
+        added: u64,
+        path: (Vec<String>, Vec<ReplayEdge>),
+        attempts: Vec<crate::refinement::Attempt>,
+    ) {
+        self.pcfas = before;
+        self.travel_off = true;
+        self.stats.travelled = self.stats.travelled.saturating_sub(added);
+        self.stats.travel_rollbacks += 1;
+        self.stalled.remove(&path);
+        self.seen.remove(&path);
+        self.pending.push_back(Event::Interpolants {
+            iteration: it,
+            per_location: Vec::new(),
+            predicates: Vec::new(),
+            strategy: None,
+            attempts,
+        });
+        self.pending.push_back(Event::Refined {
+            iteration: it,
+            clones_added: Vec::new(),
+            edges_removed: Vec::new(),
+            predicates_added: 0,
+            also_refuted: Vec::new(),
+        });
+    }
+}
+
+impl<S: Solver> Checker<S> {
+    /// The loops and recursive calls the spurious paths went around once more each
+    /// round, in the program's terms.
+    fn recurring_sites(&self) -> Vec<RecurringSite> {
+        self.recurrence
+            .recurring()
+            .into_iter()
+            .map(|r| {
+                let (kind, method, span) = match r.site {
+                    recurrence::Site::Loop { method, head } => {
+                        let span = self.program.method(method).and_then(|cfa| {
+                            cfa.graph
+                                .edges(head)
+                                .map(|e| e.weight().span())
+                                .filter(|s| s.end > s.start)
+                                .min_by_key(|s| s.start)
+                        });
+                        (RecurringKind::Loop, method, span)
+                    }
+                    recurrence::Site::Recursion { method, edge } => {
+                        let span = self
+                            .program
+                            .method(method)
+                            .and_then(|cfa| cfa.graph.edge_weight(edge))
+                            .map(|e| e.span());
+                        (RecurringKind::Recursion, method, span)
+                    }
+                };
+                RecurringSite {
+                    kind,
+                    method: self.method_name(method),
+                    at: span.map_or_else(|| "a line".to_owned(), |s| self.line_of(s)),
+                    iterations: r.counts.iter().map(|(it, _)| *it).collect(),
+                    passes: r.counts.iter().map(|(_, n)| *n).collect(),
+                }
+            })
+            .collect()
     }
 }
 

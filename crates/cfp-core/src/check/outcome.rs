@@ -77,6 +77,7 @@ impl<S: Solver> Checker<S> {
                 ruled_out: self.ruled_out.clone(),
                 frontier: format!("the counterexample [{}]", counterexample.word.join(" ")),
                 possible_violation: Some(Box::new(counterexample)),
+                recurring: Vec::new(),
             },
         }))
     }
@@ -178,6 +179,7 @@ impl<S: Solver> Checker<S> {
                 ruled_out: self.ruled_out.clone(),
                 frontier: "every execution of the entry stops before it returns".to_owned(),
                 possible_violation: None,
+                recurring: Vec::new(),
             },
         }))
     }

@@ -250,3 +250,41 @@ fn debug_case() {
     }
     eprintln!("{v:#?}");
 }
+
+/// Two loops whose passes must match (n locks, then n unlocks) are beyond a finite
+/// abstraction: the paths come back with one more pass each round, and the `unknown`
+/// names both loops with their lines and growing pass counts.
+#[test]
+fn an_unknown_names_the_loops_the_paths_kept_going_around() {
+    let case = load("tests/fixtures/counted-loops.java", "lock.cfg");
+    let opts = CheckOptions {
+        max_iterations: 8,
+        ..CheckOptions::default()
+    };
+    let (_, v, _) = run_case(case, opts);
+    let Verdict::Unknown { reason, report, .. } = &v else {
+        panic!("expected unknown, got {v:#?}");
+    };
+    assert!(
+        matches!(reason, UnknownReason::MaxIterations { limit: 8 }),
+        "{reason}"
+    );
+    let at: Vec<(&str, RecurringKind)> = report
+        .recurring
+        .iter()
+        .map(|r| (r.at.as_str(), r.kind))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("line 10", RecurringKind::Loop),
+            ("line 13", RecurringKind::Loop)
+        ],
+        "{:#?}",
+        report.recurring
+    );
+    for r in &report.recurring {
+        assert!(r.passes.windows(2).any(|w| w[1] > w[0]), "{r:?}");
+        assert!(r.describe().contains("Counted.main"), "{}", r.describe());
+    }
+}

@@ -359,6 +359,60 @@ pub struct ExecutionReport {
     /// approximated construct, or turns on a value the analysis does not track.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub possible_violation: Option<Box<Violation>>,
+    /// The loops and recursive calls the spurious paths went around once more each round
+    /// (refinement learned one unrolling at a time there).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recurring: Vec<RecurringSite>,
+}
+
+/// A loop or recursive call that spurious paths kept going around, once more each round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecurringSite {
+    /// `loop` (passes: back edges taken) or `recursion` (calls into a method already
+    /// running).
+    pub kind: RecurringKind,
+    /// The method it is in.
+    pub method: String,
+    /// Where: `line N`, or `File.java:N` in a program of several files.
+    pub at: String,
+    /// The iterations whose spurious path went through it, oldest first.
+    pub iterations: Vec<u32>,
+    /// The passes of each of those paths.
+    pub passes: Vec<u32>,
+}
+
+/// What a [`RecurringSite`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RecurringKind {
+    /// A loop (at its head).
+    Loop,
+    /// A call of a method that is already running.
+    Recursion,
+}
+
+impl RecurringSite {
+    /// One sentence: `the loop at line 11 of Counted.main: the spurious paths went around
+    /// it more each round, 1 pass in iteration 1, 18 in iteration 22`.
+    pub fn describe(&self) -> String {
+        let (what, one, many) = match self.kind {
+            RecurringKind::Loop => ("the loop", "pass", "passes"),
+            RecurringKind::Recursion => ("the recursive call", "nested call", "nested calls"),
+        };
+        let plural = |n: u32| if n == 1 { one } else { many };
+        let first = self.iterations.first().zip(self.passes.first());
+        let last = self.iterations.last().zip(self.passes.last());
+        let counts = match (first, last) {
+            (Some((a, n)), Some((z, m))) => {
+                format!("{n} {} in iteration {a}, {m} in iteration {z}", plural(*n))
+            }
+            _ => String::new(),
+        };
+        format!(
+            "{what} at {} of {}: the spurious paths went around it more each round, {counts}",
+            self.at, self.method
+        )
+    }
 }
 
 /// Why a run ended with `unknown`.
@@ -454,6 +508,7 @@ impl CheckStats {
         self.smt_decided += earlier.smt_decided;
         self.refinements += earlier.refinements;
         self.travelled += earlier.travelled;
+        self.travel_rollbacks += earlier.travel_rollbacks;
         for e in &earlier.strategies {
             match self
                 .strategies
@@ -686,6 +741,10 @@ pub struct CheckStats {
     /// Predicates added to other methods than the one that learned them (travelled).
     #[serde(default)]
     pub travelled: u64,
+    /// Times the travelled predicates were taken back: the next spurious path could not
+    /// be refined away on the abstraction they made (travel then stops for the run).
+    #[serde(default)]
+    pub travel_rollbacks: u32,
     /// Per refinement strategy: paths tried and refuted, queries, time, predicates.
     pub strategies: Vec<crate::refinement::StrategyStats>,
     /// What the slice the loop ran on kept (`None`: not sliced).

@@ -10,7 +10,8 @@
 //! and sort, a field of the learning method's own class (`C.f`) as the same-named field
 //! of the target's class (`C'.f`), globals as they are. The target tracks it at every
 //! location (method scope). A predicate over globals alone does not travel (it would go
-//! everywhere), nor one over SSA versions.
+//! everywhere), nor one over SSA versions or entry values, nor anything but a single
+//! comparison (a path's conjunction describes that path's states, not a sibling's).
 //!
 //! Adding predicates only refines the abstraction (Refine keeps every state satisfiable
 //! by some cube and drops only edges that are unsatisfiable), so travelling is sound
@@ -20,7 +21,7 @@
 use crate::encode::{unversion, Encoder, ENTRY_SUFFIX};
 use crate::ir::{Edge, Program};
 use crate::refine::Psi;
-use cfp_smt::{Sort, Term};
+use cfp_smt::{Op, Sort, Term, TermKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Which predicates travelled already, and what each method uses.
@@ -44,6 +45,30 @@ fn own_field<'a>(
         .fields
         .iter()
         .find(|f| f.class == class && enc.symbols().field(f.id).is_ok_and(|(n, _)| n == symbol))
+}
+
+/// Whether `atom` is one comparison (or its negation) without a Boolean connective or
+/// an `ite` inside: only such a predicate travels. A conjunction learned along one path
+/// (wp and Horn produce them) describes that path's states; tracked at every location
+/// of another method it splits states the other method never needed split.
+fn is_literal(atom: &Term) -> bool {
+    fn connective_free(t: &Term) -> bool {
+        match t.kind() {
+            TermKind::App(Op::And | Op::Or | Op::Implies | Op::Not | Op::Ite, _) => false,
+            TermKind::App(_, args) | TermKind::Uf(_, args, _) => args.iter().all(connective_free),
+            TermKind::Quant(..) => false,
+            _ => true,
+        }
+    }
+    let inner = match atom.kind() {
+        TermKind::App(Op::Not, args) if args.len() == 1 => &args[0],
+        _ => atom,
+    };
+    matches!(
+        inner.kind(),
+        TermKind::App(Op::Eq | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Distinct, _)
+            | TermKind::Var(..)
+    ) && connective_free(inner)
 }
 
 impl Travel {
@@ -113,8 +138,11 @@ impl Travel {
             };
             for atom in atoms {
                 let fv = atom.free_vars();
-                if fv.is_empty()
-                    || fv.iter().any(|(n, _)| unversion(n).is_some())
+                if !is_literal(atom)
+                    || fv.is_empty()
+                    || fv
+                        .iter()
+                        .any(|(n, _)| unversion(n).is_some() || n.ends_with(ENTRY_SUFFIX))
                     || fv.iter().all(|(n, _)| globals.contains(n.as_str()))
                 {
                     continue;

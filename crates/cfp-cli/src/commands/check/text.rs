@@ -5,6 +5,16 @@ use super::*;
 
 /// One trace line as `L12  text of line 12` (`src/A.java:12  …` when the program has
 /// several files), indented by its depth.
+/// Spurious paths an `unknown` lists in full (the first and last halves; JSON has all).
+const RULED_OUT_SHOWN: usize = 8;
+
+/// What a loop or recursion that came back once more each round means for the user.
+const RECURRING_HINT: &str = "each round refuted one more pass with facts about that pass \
+alone. Predicate abstraction keeps a finite state per method: it cannot count passes to \
+match them against another loop's (n locks, then n unlocks). Two loops counted from 0 to the \
+same int variable are paired automatically; otherwise such matching is provable when \
+written as recursion (lock, recurse, unlock), or when each pass locks and unlocks.";
+
 fn trace_line(t: &TraceLine, program: &ProgramFiles) -> String {
     let indent = "  ".repeat(t.depth + 1);
     let source = program
@@ -74,11 +84,32 @@ pub(super) fn render_text(
         } => {
             let reason = reason_text.map_or_else(|| reason.to_string(), String::from);
             let _ = writeln!(out, "UNKNOWN after {iterations} iteration(s): {reason}");
+            if !report.recurring.is_empty() {
+                let _ = writeln!(out, "what kept the refinement going:");
+                for r in &report.recurring {
+                    let _ = writeln!(out, "  {}", r.describe());
+                }
+                let _ = writeln!(out, "  {RECURRING_HINT}");
+            }
             if report.ruled_out.is_empty() {
                 let _ = writeln!(out, "ruled out: nothing yet");
             } else {
                 let _ = writeln!(out, "ruled out (spurious counterexamples refined away):");
-                for r in &report.ruled_out {
+                let n = report.ruled_out.len();
+                for (i, r) in report.ruled_out.iter().enumerate() {
+                    if n > RULED_OUT_SHOWN && i == RULED_OUT_SHOWN / 2 {
+                        let _ = writeln!(
+                            out,
+                            "  … {} more (--format json lists them all)",
+                            n - RULED_OUT_SHOWN
+                        );
+                    }
+                    if n > RULED_OUT_SHOWN
+                        && i >= RULED_OUT_SHOWN / 2
+                        && i < n - RULED_OUT_SHOWN / 2
+                    {
+                        continue;
+                    }
                     let _ = writeln!(
                         out,
                         "  iteration {}: {}\n      path {}",
@@ -120,7 +151,14 @@ pub(super) fn render_text(
             }
         }
         let _ = writeln!(out, "  total predicates            {}", s.total_predicates);
-        let _ = writeln!(out, "  travelled predicates        {}", s.travelled);
+        let _ = match s.travel_rollbacks {
+            0 => writeln!(out, "  travelled predicates        {}", s.travelled),
+            n => writeln!(
+                out,
+                "  travelled predicates        {} (taken back {n} time(s): the next path stayed)",
+                s.travelled
+            ),
+        };
         let h = &s.hunter;
         let _ = writeln!(
             out,
