@@ -37,10 +37,10 @@
 //!
 //! The new methods keep the loops' source positions, so traces point at the loops.
 
+use crate::desugar::ident;
 use cfp_syntax::ast::{
-    BinaryOp, Block, CatchClause, ClassDecl, CompilationUnit, Expr, ExprKind, Ident, IncDecOp,
-    Member, MethodDecl, Modifiers, Param, Resource, Stmt, StmtKind, TypeKind, TypeRef,
-    VarDeclarator,
+    BinaryOp, Block, CatchClause, ClassDecl, CompilationUnit, Expr, ExprKind, IncDecOp, Member,
+    MethodDecl, Modifiers, Param, Resource, Stmt, StmtKind, TypeKind, TypeRef, VarDeclarator,
 };
 use cfp_syntax::Span;
 use std::collections::{BTreeMap, BTreeSet};
@@ -458,6 +458,9 @@ struct Uses {
     assigned: BTreeSet<String>,
     declared: BTreeSet<String>,
     calls: bool,
+    /// `break`, `continue`, `return`, labels and switches are taken (a whole method
+    /// body's check), not refused (a loop body's).
+    jumps: bool,
 }
 
 impl Uses {
@@ -535,13 +538,17 @@ impl Uses {
                         .is_none_or(|f| f.stmts.iter().all(|s| self.stmt(s)))
             }
             StmtKind::Empty => true,
-            StmtKind::Break(_)
-            | StmtKind::Continue(_)
-            | StmtKind::Return(_)
-            | StmtKind::Labeled { .. }
-            | StmtKind::Switch { .. }
-            | StmtKind::LocalClass(_)
-            | StmtKind::Error => false,
+            StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Return(None) => self.jumps,
+            StmtKind::Return(Some(e)) => self.jumps && self.expr(e),
+            StmtKind::Labeled { body, .. } => self.jumps && self.stmt(body),
+            StmtKind::Switch { scrutinee, cases } => {
+                self.jumps
+                    && self.expr(scrutinee)
+                    && cases.iter().all(|c| {
+                        c.labels.iter().all(|l| self.expr(l)) && c.body.iter().all(|s| self.stmt(s))
+                    })
+            }
+            StmtKind::LocalClass(_) | StmtKind::Error => false,
         }
     }
 
@@ -605,78 +612,13 @@ impl Uses {
 }
 
 /// Whether a method body has none of what the rewrite does not follow: closures, local
-/// classes, pattern variables.
+/// classes, pattern variables (jumps are fine there).
 fn block_is_plain(b: &Block) -> bool {
-    let mut u = Uses::default();
-    b.stmts.iter().all(|s| plain_stmt(s, &mut u))
-}
-
-/// Like [`Uses::stmt`], but `break`, `continue`, `return`, labels and switches are fine.
-fn plain_stmt(s: &Stmt, u: &mut Uses) -> bool {
-    match &s.kind {
-        StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Return(None) => true,
-        StmtKind::Return(Some(e)) => u.expr(e),
-        StmtKind::Labeled { body, .. } => plain_stmt(body, u),
-        StmtKind::Switch { scrutinee, cases } => {
-            u.expr(scrutinee)
-                && cases.iter().all(|c| {
-                    c.labels.iter().all(|l| u.expr(l)) && c.body.iter().all(|s| plain_stmt(s, u))
-                })
-        }
-        StmtKind::Block(b) => b.stmts.iter().all(|s| plain_stmt(s, u)),
-        StmtKind::If {
-            cond,
-            then_branch,
-            else_branch,
-        } => {
-            u.expr(cond)
-                && plain_stmt(then_branch, u)
-                && else_branch.as_ref().is_none_or(|e| plain_stmt(e, u))
-        }
-        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-            u.expr(cond) && plain_stmt(body, u)
-        }
-        StmtKind::For {
-            init,
-            cond,
-            update,
-            body,
-        } => {
-            init.iter().all(|s| plain_stmt(s, u))
-                && cond.as_ref().is_none_or(|c| u.expr(c))
-                && update.iter().all(|e| u.expr(e))
-                && plain_stmt(body, u)
-        }
-        StmtKind::ForEach { iterable, body, .. } => u.expr(iterable) && plain_stmt(body, u),
-        StmtKind::Synchronized { lock, body } => {
-            u.expr(lock) && body.stmts.iter().all(|s| plain_stmt(s, u))
-        }
-        StmtKind::Try {
-            resources,
-            body,
-            catches,
-            finally,
-        } => {
-            resources.iter().all(|r| match r {
-                Resource::Decl { init, .. } => u.expr(init),
-                Resource::Expr(e) => u.expr(e),
-            }) && body.stmts.iter().all(|s| plain_stmt(s, u))
-                && catches
-                    .iter()
-                    .all(|c| c.body.stmts.iter().all(|s| plain_stmt(s, u)))
-                && finally
-                    .as_ref()
-                    .is_none_or(|f| f.stmts.iter().all(|s| plain_stmt(s, u)))
-        }
-        _ => u.stmt(s),
-    }
-}
-
-fn ident(name: &str, span: Span) -> Ident {
-    Ident {
-        name: name.to_owned(),
-        span,
-    }
+    let mut u = Uses {
+        jumps: true,
+        ..Uses::default()
+    };
+    b.stmts.iter().all(|s| u.stmt(s))
 }
 
 fn int_type(span: Span) -> TypeRef {

@@ -166,7 +166,8 @@ fn named(name: &str, span: Span) -> TypeRef {
     }
 }
 
-fn ident(name: &str, span: Span) -> Ident {
+/// An identifier written at `span` (for code the front end adds).
+pub(crate) fn ident(name: &str, span: Span) -> Ident {
     Ident {
         name: name.to_owned(),
         span,

@@ -41,6 +41,9 @@ pub(crate) struct Choices<'a> {
     /// References are an existing object or the next one (no gaps in the numbering), as
     /// library code that returns what the program has or makes a new object.
     pub dense_refs: bool,
+    /// Integers worth trying besides the small ones (the program's guard constants and
+    /// their neighbours): one random integer in four is drawn from them.
+    pub ints: &'a [i64],
 }
 
 /// Runs `program` with inputs drawn from `seed`; a run blocked on an `assume` right after
@@ -90,6 +93,7 @@ struct ExploreOracle<'a> {
     globals: &'a [(GlobalId, Value)],
     sparse: u32,
     dense_refs: bool,
+    ints: &'a [i64],
 }
 
 impl<'a> ExploreOracle<'a> {
@@ -107,6 +111,7 @@ impl<'a> ExploreOracle<'a> {
             globals: choices.globals,
             sparse: choices.sparse.min(16),
             dense_refs: choices.dense_refs,
+            ints: choices.ints,
         }
     }
 
@@ -136,7 +141,12 @@ impl Oracle for ExploreOracle<'_> {
             Sort::Bool => Value::Bool(self.random.below(2 << self.sparse) == 1),
             Sort::Int => {
                 const INTS: [i64; 8] = [0, 1, 2, 3, 1, 0, 7, -1];
-                Value::Int(INTS[self.random.below(INTS.len() as u64) as usize])
+                if !self.ints.is_empty() && self.random.below(4) == 0 {
+                    let i = self.random.below(self.ints.len() as u64) as usize;
+                    Value::Int(self.ints.get(i).copied().unwrap_or(0))
+                } else {
+                    Value::Int(INTS[self.random.below(INTS.len() as u64) as usize])
+                }
             }
             Sort::Ref => {
                 if self.random.below(16) == 0 {

@@ -4,9 +4,11 @@
 //! Each slice runs the program in the concrete interpreter with random inputs
 //! ([`explore::run_retrying`]): half of the runs choose their edges mostly along the
 //! spurious counterexample the inclusion check just reported (what the abstraction
-//! suspects), half uniformly. A slice may execute about 1,000 edges per SMT query the
-//! prover made since the slice before (at least 128 per edge of the program), so the hunter
-//! gets a steady share of the work, and each slice's runs may be twice as long as the
+//! suspects), half uniformly. The first slice (and the last, before an `unknown`) may
+//! execute 20,000 edges plus 128 per edge of the program, so that a bug any random run meets
+//! is found before the first refinement; the others about 250 edges per SMT query the
+//! prover made since the slice before (at least 5,000), so the hunter's share of the work
+//! stays small on a program that verifies, and each slice's runs may be twice as long as the
 //! previous slice's (up to a bound), so loops and recursion get deeper bounds as the
 //! refinement goes on. A completed run whose word the spec rejects is a candidate; the
 //! shortest of a slice is then checked like a counterexample of the inclusion check — its
@@ -29,15 +31,18 @@ use crate::ir::{Edge, GlobalId, GlobalKind};
 use crate::trace::Trace;
 use petgraph::graph::EdgeIndex;
 
-/// Edges a slice may execute at least (plus [`EDGES_PER_PROGRAM_EDGE`] per edge of the
-/// program).
+/// Edges the first and the last slice may execute at least (plus
+/// [`EDGES_PER_PROGRAM_EDGE`] per edge of the program).
 const SLICE_EDGES: usize = 20_000;
 /// See [`SLICE_EDGES`].
 const EDGES_PER_PROGRAM_EDGE: usize = 128;
+/// Edges any other slice may execute at least.
+const LATER_SLICE_EDGES: usize = 5_000;
 /// Edges a slice may execute per SMT query the prover made since the slice before: the
 /// hunter gets a share of the work that grows with the prover's (an edge takes about
-/// 0.25 µs, a query 0.1 to 1 ms), counted in units that are the same on every machine.
-const EDGES_PER_QUERY: u64 = 1_000;
+/// 0.25 µs, a query 0.1 to 1 ms: a tenth of the prover's time or less), counted in units
+/// that are the same on every machine.
+const EDGES_PER_QUERY: u64 = 250;
 /// The most edges one slice may execute.
 const MAX_SLICE_EDGES: u64 = 1 << 26;
 /// How many times the runs' step bound doubles, one slice after the other.
@@ -67,6 +72,10 @@ pub(crate) struct Hunter {
     pub(crate) stats: HuntStats,
     /// The prover's SMT queries when the last slice started.
     queries_seen: u64,
+    /// The edges of the program (counted at the first slice).
+    size: Option<usize>,
+    /// The integers runs also draw from ([`guard_constants`], found at the first slice).
+    ints: Option<Vec<i64>>,
     /// Paths (as executed edges) whose candidates the solver refused.
     refused: BTreeSet<Vec<(MethodId, usize)>>,
     /// The ways objects were called (per wildcard) that a run has already tried.
@@ -103,13 +112,24 @@ impl Hunter {
         spec: &cfp_grammar::Grammar,
         guide: Option<&Guide>,
         queries: u64,
+        full: bool,
     ) -> Option<Found> {
         let growth = self.slices.min(MAX_GROWTH);
         self.slices += 1;
         self.stats.slices += 1;
         // Budgets grow with the program: a run through every method must fit.
-        let size: usize = program.methods.iter().map(|m| m.graph.edge_count()).sum();
-        let floor = SLICE_EDGES + EDGES_PER_PROGRAM_EDGE * size;
+        let size = *self
+            .size
+            .get_or_insert_with(|| program.methods.iter().map(|m| m.graph.edge_count()).sum());
+        let ints = self
+            .ints
+            .get_or_insert_with(|| guard_constants(program))
+            .clone();
+        let floor = if full {
+            SLICE_EDGES + EDGES_PER_PROGRAM_EDGE * size
+        } else {
+            LATER_SLICE_EDGES
+        };
         let budget = usize::try_from(
             (queries.saturating_mul(EDGES_PER_QUERY)).clamp(floor as u64, MAX_SLICE_EDGES),
         )
@@ -147,6 +167,7 @@ impl Hunter {
                 globals: &nowhere,
                 sparse,
                 dense_refs: true,
+                ints: &ints,
             };
             let scout = explore::run_retrying(program, seed, RETRIES, limits, choices);
             spent += scout.edges;
@@ -168,6 +189,7 @@ impl Hunter {
                     globals: &named,
                     sparse,
                     dense_refs: true,
+                    ints: &ints,
                 };
                 let run = explore::run_retrying(program, seed, RETRIES, limits, choices);
                 spent += run.edges;
@@ -365,16 +387,69 @@ pub(crate) fn path_of(program: &Program, run: &interp::Run) -> Option<Vec<PathSt
     Some(out)
 }
 
+/// At most this many integers in [`guard_constants`].
+const MAX_GUARD_CONSTANTS: usize = 64;
+
+/// The integer constants the program's `assume`s compare with, and their neighbours
+/// (`c - 1`, `c`, `c + 1`): thresholds such as `r > 15` that small random inputs never
+/// pass. Sorted, the smallest magnitudes first, at most [`MAX_GUARD_CONSTANTS`].
+fn guard_constants(program: &Program) -> Vec<i64> {
+    fn collect(e: &crate::ir::Expr, out: &mut BTreeSet<i64>) {
+        use crate::ir::Expr;
+        match e {
+            Expr::Int(c) => {
+                for d in [-1, 0, 1] {
+                    if let Some(v) = c.checked_add(d) {
+                        out.insert(v);
+                    }
+                }
+            }
+            Expr::Unary { arg, .. } => collect(arg, out),
+            Expr::Binary { lhs, rhs, .. } => {
+                collect(lhs, out);
+                collect(rhs, out);
+            }
+            Expr::Field { obj, .. } => collect(obj, out),
+            _ => {}
+        }
+    }
+    let mut found = BTreeSet::new();
+    for m in &program.methods {
+        for e in m.graph.edge_weights() {
+            if let Edge::Block(stmts) = e {
+                for s in stmts {
+                    if let crate::ir::Stmt::Assume(c) = &s.node {
+                        collect(c, &mut found);
+                    }
+                }
+            }
+        }
+    }
+    let mut ints: Vec<i64> = found.into_iter().collect();
+    ints.sort_by_key(|v| (v.unsigned_abs(), *v));
+    ints.truncate(MAX_GUARD_CONSTANTS);
+    ints
+}
+
 impl<S: Solver> Checker<S> {
     /// One slice of the bug hunter; a confirmed violation ends the run.
     pub(super) async fn hunt(&mut self, it: u32, guide: Option<&Guide>) -> Result<(), Stop> {
+        let first = self.hunter.slices == 0;
+        self.hunt_slice(it, guide, first).await
+    }
+
+    /// One slice; a `full` one gets the floor budget that grows with the program.
+    async fn hunt_slice(&mut self, it: u32, guide: Option<&Guide>, full: bool) -> Result<(), Stop> {
         if !self.opts.hunt || self.witness.is_some() {
             return Ok(());
         }
         let total = self.session.stats().queries;
         let queries = total.saturating_sub(self.hunter.queries_seen);
         self.hunter.queries_seen = total;
-        match self.hunter.slice(&self.program, &self.spec, guide, queries) {
+        match self
+            .hunter
+            .slice(&self.program, &self.spec, guide, queries, full)
+        {
             Some(found) => {
                 let found = self.hunter.shrink(&self.program, &self.spec, found);
                 self.confirm(it, found, true).await
@@ -387,7 +462,7 @@ impl<S: Solver> Checker<S> {
     /// the hunter met (a run through an approximation), reported as such.
     pub(super) async fn last_hunt(&mut self) -> Result<(), Stop> {
         let it = self.iteration;
-        self.hunt(it, None).await?;
+        self.hunt_slice(it, None, true).await?;
         match self.hunter.possible.take() {
             Some(found) if self.opts.hunt && self.witness.is_none() => {
                 self.confirm(it, found, false).await
