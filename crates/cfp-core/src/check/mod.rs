@@ -68,8 +68,9 @@ pub struct Checker<S: Solver> {
     tables: std::sync::Arc<crate::encode::EncoderTables>,
     /// Which predicates travelled to other methods (built on first use).
     travel: Option<crate::refinement::travel::Travel>,
-    /// The abstraction before the last round's travelled predicates, and how many there
-    /// were: taken back when the next spurious path cannot be refined away.
+    /// The abstraction before the last travelled predicates, and how many there were:
+    /// taken back (with the refinements since) when a later spurious path cannot be
+    /// refined away.
     travel_undo: Option<(Pcfas, u64)>,
     /// Set once travel was taken back: no more predicates travel in this run.
     travel_off: bool,
@@ -541,6 +542,13 @@ impl<S: Solver> Checker<S> {
         let enc = Encoder::with_tables(&self.program, self.tables.clone());
         // Refinement: the portfolio, until the path is provably gone.
         let snapshot = (self.opts.counterexamples_per_iteration > 1).then(|| self.pcfas.clone());
+        // While travelled predicates could be taken back, only the first strategy is
+        // tried: a path it cannot remove is the sign to take them back, before the
+        // others spend their time on the abstraction they made.
+        let mut ropts = self.opts.refinement.clone();
+        if self.travel_undo.is_some() {
+            ropts.strategies.truncate(1);
+        }
         let mut refined = refine_path(
             &mut self.session,
             &enc,
@@ -548,7 +556,7 @@ impl<S: Solver> Checker<S> {
             &nt,
             &encoded,
             &core,
-            &self.opts.refinement,
+            &ropts,
             &mut self.stats.strategies,
         )
         .await
@@ -581,10 +589,9 @@ impl<S: Solver> Checker<S> {
         // Travel is a heuristic that must not cost a decided program its verdict: when
         // the path after a round with travelled predicates is not refined away, the
         // abstraction goes back to before them, and the next iteration asks again.
-        let undo = self.travel_undo.take();
         if refined.kept.is_none() || refined.path_stays {
-            if let Some((before, added)) = undo {
-                self.take_back_travel(it, before, added, (word, replay), refined.attempts);
+            if let Some((before, added)) = self.travel_undo.take() {
+                self.take_back_travel(it, before, added, refined.attempts);
                 return Ok(());
             }
         }
@@ -710,23 +717,23 @@ impl<S: Solver> Checker<S> {
 }
 
 impl<S: Solver> Checker<S> {
-    /// Travel is taken back: the abstraction `before` the last round's `added` travelled
-    /// predicates comes back (this round's refinement is dropped with them), travel stops
-    /// for the run, and `path` (this round's counterexample) may come again on it.
+    /// Travel is taken back: the abstraction `before` the last `added` travelled
+    /// predicates comes back (the refinements since, this round's included, are dropped
+    /// with them and will be learned again where needed), travel stops for the run, and
+    /// the paths seen so far may come again.
     fn take_back_travel(
         &mut self,
         it: u32,
         before: Pcfas,
         added: u64,
-        path: (Vec<String>, Vec<ReplayEdge>),
         attempts: Vec<crate::refinement::Attempt>,
     ) {
         self.pcfas = before;
         self.travel_off = true;
         self.stats.travelled = self.stats.travelled.saturating_sub(added);
         self.stats.travel_rollbacks += 1;
-        self.stalled.remove(&path);
-        self.seen.remove(&path);
+        self.stalled.clear();
+        self.seen.clear();
         self.pending.push_back(Event::Interpolants {
             iteration: it,
             per_location: Vec::new(),

@@ -10,8 +10,9 @@
 //! and sort, a field of the learning method's own class (`C.f`) as the same-named field
 //! of the target's class (`C'.f`), globals as they are. The target tracks it at every
 //! location (method scope). A predicate over globals alone does not travel (it would go
-//! everywhere), nor one over SSA versions or entry values, nor anything but a single
-//! comparison (a path's conjunction describes that path's states, not a sibling's).
+//! everywhere), nor one over SSA versions, entry values or the lowering's temporaries
+//! (`%t1` of one method has nothing to do with `%t1` of another), nor anything but a
+//! single comparison (a path's conjunction describes that path's states, not a sibling's).
 //!
 //! Adding predicates only refines the abstraction (Refine keeps every state satisfiable
 //! by some cube and drops only edges that are unsatisfiable), so travelling is sound
@@ -140,9 +141,11 @@ impl Travel {
                 let fv = atom.free_vars();
                 if !is_literal(atom)
                     || fv.is_empty()
-                    || fv
-                        .iter()
-                        .any(|(n, _)| unversion(n).is_some() || n.ends_with(ENTRY_SUFFIX))
+                    || fv.iter().any(|(n, _)| {
+                        unversion(n).is_some()
+                            || n.ends_with(ENTRY_SUFFIX)
+                            || (n.starts_with('%') && !globals.contains(n.as_str()))
+                    })
                     || fv.iter().all(|(n, _)| globals.contains(n.as_str()))
                 {
                     continue;
