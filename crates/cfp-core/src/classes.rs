@@ -373,6 +373,9 @@ impl<'a> ClassTable<'a> {
         decl: MethodId,
     ) -> Vec<(Option<MethodId>, Vec<ClassId>)> {
         let sig = &self.methods[decl.index()];
+        // A private method is never overridden (JLS 8.4.8): it runs whatever the
+        // receiver's class, and a subclass's private method overrides nothing.
+        let private = |m: MethodId| matches!(&self.methods[m.index()].source, MethodSource::Method(d) if d.modifiers.is_private);
         let mut out: Vec<(Option<MethodId>, Vec<ClassId>)> = Vec::new();
         for (i, info) in self.classes.iter().enumerate() {
             let s = ClassId(i as u32);
@@ -387,6 +390,9 @@ impl<'a> ClassTable<'a> {
             while let Some(c) = cur {
                 let hit = self.classes[c.index()].methods.iter().copied().find(|m| {
                     let o = &self.methods[m.index()];
+                    if private(decl) || private(*m) {
+                        return *m == decl;
+                    }
                     !o.is_abstract
                         && !o.is_static
                         && o.name == sig.name

@@ -33,9 +33,14 @@
 //!   contains `break`, `continue`, `return`, a label, a closure or a local class;
 //! * the method has no pattern variable (`instanceof T t`), lambda, method reference,
 //!   anonymous or local class (their scopes are not followed here), and both bodies
-//!   contain a call (a pair of loops over plain arithmetic is left alone).
+//!   call a method named like one of the spec's calls or a method or class of the
+//!   program (loops that print or append are left alone); a literal bound is at most
+//!   [`MAX_LITERAL_BOUND`].
 //!
-//! The new methods keep the loops' source positions, so traces point at the loops.
+//! The new methods are private, with names no class of the unit has, and keep the loops'
+//! source positions, so traces point at the loops. (On a real JVM the recursion could
+//! overflow the stack for a huge `n`; the model has no stack limit, and the JVM oracle runs
+//! the original program.)
 
 use crate::desugar::ident;
 use cfp_syntax::ast::{
@@ -45,35 +50,73 @@ use cfp_syntax::ast::{
 use cfp_syntax::Span;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The largest literal bound a pair may have: each pass is a call frame, and the concrete
+/// runs (the bug hunter's, the vacuity check's) have a bounded call depth.
+const MAX_LITERAL_BOUND: i64 = 32;
+
 /// `unit` with its counted loop pairs rewritten (see the module doc), or `None` when it
-/// has none.
-pub fn rewrite(unit: &CompilationUnit) -> Option<CompilationUnit> {
+/// has none. `events` are the method names of the spec's calls: each body must call one
+/// of them or a method or class of the program.
+pub fn rewrite(unit: &CompilationUnit, events: &BTreeSet<String>) -> Option<CompilationUnit> {
+    let mut names = Names::default();
+    for c in &unit.classes {
+        names.note(c);
+    }
+    names.relevant.extend(events.iter().cloned());
     let mut out = unit.clone();
     let mut changed = false;
     for c in &mut out.classes {
-        changed |= class(c);
+        changed |= class(c, &mut names);
     }
     changed.then_some(out)
 }
 
-fn class(c: &mut ClassDecl) -> bool {
+/// The unit's method and class names: new methods get names no class has (a private
+/// method of one class must not look like an override of another's), and a body is worth
+/// rewriting when it calls one of `relevant`.
+#[derive(Debug, Default)]
+struct Names {
+    taken: BTreeSet<String>,
+    relevant: BTreeSet<String>,
+}
+
+impl Names {
+    fn note(&mut self, c: &ClassDecl) {
+        self.relevant.insert(c.name.name.clone());
+        for m in &c.members {
+            match m {
+                Member::Method(d) => {
+                    self.taken.insert(d.name.name.clone());
+                    self.relevant.insert(d.name.name.clone());
+                }
+                Member::Class(inner) => self.note(inner),
+                _ => {}
+            }
+        }
+    }
+
+    /// A fresh name `{base}$loops{k}` (and its `$back`), taken from now on.
+    fn fresh(&mut self, base: &str) -> String {
+        let name = (1..)
+            .map(|k| format!("{base}$loops{k}"))
+            .find(|n| !self.taken.contains(n) && !self.taken.contains(&format!("{n}$back")))
+            .unwrap_or_else(|| format!("{base}$loops"));
+        self.taken.insert(name.clone());
+        self.taken.insert(format!("{name}$back"));
+        name
+    }
+}
+
+fn class(c: &mut ClassDecl, names: &mut Names) -> bool {
     let mut changed = false;
     for m in &mut c.members {
         if let Member::Class(inner) = m {
-            changed |= class(inner);
+            changed |= class(inner, names);
         }
     }
     if c.is_interface {
         return changed;
     }
-    let taken: BTreeSet<String> = c
-        .members
-        .iter()
-        .filter_map(|m| match m {
-            Member::Method(d) => Some(d.name.name.clone()),
-            _ => None,
-        })
-        .collect();
     let mut added: Vec<MethodDecl> = Vec::new();
     for m in &mut c.members {
         let (name, is_static, params, throws, body) = match m {
@@ -93,16 +136,16 @@ fn class(c: &mut ClassDecl) -> bool {
         if !block_is_plain(body) {
             continue;
         }
+        // A variable-arity parameter's type is already its array type.
         let mut scopes: Vec<BTreeMap<String, TypeRef>> = vec![params
             .iter()
-            .filter(|p| !p.is_varargs)
             .map(|p| (p.name.name.clone(), p.ty.clone()))
             .collect()];
         let mut rw = Rewriter {
             method: name,
             is_static,
             throws,
-            taken: &taken,
+            names,
             added: &mut added,
         };
         rw.block(body, &mut scopes);
@@ -118,7 +161,7 @@ struct Rewriter<'a> {
     /// The method's `throws` clause, which the new methods repeat (what a library call
     /// in them may throw depends on it).
     throws: &'a [TypeRef],
-    taken: &'a BTreeSet<String>,
+    names: &'a mut Names,
     added: &'a mut Vec<MethodDecl>,
 }
 
@@ -248,11 +291,16 @@ impl Rewriter<'_> {
                 Some(t) if t.kind == TypeKind::Int => Some(n.clone()),
                 _ => return None,
             },
-            Bound::Literal(_) => None,
+            Bound::Literal(v) if *v <= MAX_LITERAL_BOUND => None,
+            Bound::Literal(_) => return None,
         };
         let mut u1 = Uses::default();
         let mut u2 = Uses::default();
-        if !u1.stmt(b1) || !u2.stmt(b2) || !u1.calls || !u2.calls {
+        if !u1.stmt(b1) || !u2.stmt(b2) {
+            return None;
+        }
+        let relevant = |u: &Uses| u.called.iter().any(|n| self.names.relevant.contains(n));
+        if !relevant(&u1) || !relevant(&u2) {
             return None;
         }
         // Nothing declared outside a body is assigned in it (the counter included).
@@ -299,13 +347,7 @@ impl Rewriter<'_> {
             }
         }
         let span = Span::new(first.span.start as usize, second.span.end as usize);
-        let k = (1..)
-            .find(|k| {
-                let name = format!("{}$loops{k}", self.method);
-                !self.taken.contains(&name) && !self.added.iter().any(|m| m.name.name == name)
-            })
-            .unwrap_or(1);
-        let forth = format!("{}$loops{k}", self.method);
+        let forth = self.names.fresh(&self.method);
         let back = format!("{forth}$back");
         let bound_expr = |at: Span| match &bound1 {
             Bound::Local(n) => name_expr(n, at),
@@ -451,13 +493,14 @@ fn counted(s: &Stmt) -> Option<(String, Bound, &Stmt)> {
     Some((c, bound, body))
 }
 
-/// What a loop body reads, assigns and declares (by name), and whether it calls.
+/// What a loop body reads, assigns, declares and calls (methods and classes made), by
+/// name.
 #[derive(Debug, Default)]
 struct Uses {
     read: BTreeSet<String>,
     assigned: BTreeSet<String>,
     declared: BTreeSet<String>,
-    calls: bool,
+    called: BTreeSet<String>,
     /// `break`, `continue`, `return`, labels and switches are taken (a whole method
     /// body's check), not refused (a loop body's).
     jumps: bool,
@@ -571,12 +614,14 @@ impl Uses {
             | ExprKind::Super => true,
             ExprKind::Closure(_) | ExprKind::Error => false,
             ExprKind::Field { target, .. } => self.expr(target),
-            ExprKind::Call { target, args, .. } => {
-                self.calls = true;
+            ExprKind::Call { target, args, name } => {
+                self.called.insert(name.name.clone());
                 target.as_ref().is_none_or(|t| self.expr(t)) && args.iter().all(|a| self.expr(a))
             }
-            ExprKind::New { args, .. } => {
-                self.calls = true;
+            ExprKind::New { args, class } => {
+                if let TypeKind::Named { name, .. } = &class.kind {
+                    self.called.insert(name.clone());
+                }
                 args.iter().all(|a| self.expr(a))
             }
             ExprKind::NewArray { dims, init, .. } => {

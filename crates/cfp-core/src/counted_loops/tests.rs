@@ -1,5 +1,9 @@
 use super::*;
 
+fn events() -> BTreeSet<String> {
+    ["lock", "unlock"].into_iter().map(String::from).collect()
+}
+
 fn parse(src: &str) -> CompilationUnit {
     let unit = cfp_syntax::parse_sources(&cfp_syntax::SourceSet::single("", src));
     assert!(!unit.has_errors(), "{:?}", unit.diagnostics);
@@ -8,7 +12,7 @@ fn parse(src: &str) -> CompilationUnit {
 
 /// The names of the methods of the first class after the rewrite (`None`: unchanged).
 fn methods_after(src: &str) -> Option<Vec<String>> {
-    let out = rewrite(&parse(src))?;
+    let out = rewrite(&parse(src), &events())?;
     Some(
         out.classes[0]
             .members
@@ -99,6 +103,18 @@ fn what_the_rewrite_does_not_take_stays_a_loop() {
             "for (int i = 0; i < n; i++) { f++; }",
             "for (int j = 0; j < n; j++) { l.unlock(); }",
         ),
+        // No call of the spec or the program in a body.
+        (
+            "int n = 2;",
+            "for (int i = 0; i < n; i++) { System.out.println(i); }",
+            "for (int j = 0; j < n; j++) { l.unlock(); }",
+        ),
+        // A literal bound too deep for the concrete runs' call depth.
+        (
+            "",
+            "for (int i = 0; i < 500; i++) { l.lock(); }",
+            "for (int j = 0; j < 500; j++) { l.unlock(); }",
+        ),
         // Not counted up from 0.
         (
             "int n = 2;",
@@ -131,7 +147,7 @@ fn read_locals_are_passed_and_the_second_counter_counts_up() {
         "for (int i = 0; i < n; i++) { m.lock(); }",
         "for (int j = 0; j < n; j++) { if (j >= 0) l.unlock(); }",
     );
-    let out = rewrite(&parse(&src)).expect("rewritten");
+    let out = rewrite(&parse(&src), &events()).expect("rewritten");
     let params = |name: &str| -> Vec<String> {
         out.classes[0]
             .members
@@ -146,4 +162,28 @@ fn read_locals_are_passed_and_the_second_counter_counts_up() {
     };
     assert_eq!(params("main$loops1"), ["i", "m", "l", "n"]);
     assert_eq!(params("main$loops1$back"), ["j", "l"]);
+}
+
+#[test]
+fn new_names_are_unique_in_the_unit_and_varargs_are_passed() {
+    let src = "class A {\n  A(ReentrantLock l, int n) {\n    for (int i = 0; i < n; i++) { l.lock(); }\n    for (int j = 0; j < n; j++) { l.lock(); }\n  }\n}\nclass B extends A {\n  B(int n, ReentrantLock... ls) {\n    super(ls[0], n);\n    for (int i = 0; i < n; i++) { ls[0].lock(); }\n    for (int j = 0; j < n; j++) { ls[0].unlock(); }\n  }\n}\n";
+    let out = rewrite(&parse(src), &events()).expect("rewritten");
+    let methods = |k: usize| -> Vec<(String, Vec<String>)> {
+        out.classes[k]
+            .members
+            .iter()
+            .filter_map(|m| match m {
+                Member::Method(d) => Some((
+                    d.name.name.clone(),
+                    d.params.iter().map(|p| p.name.name.clone()).collect(),
+                )),
+                _ => None,
+            })
+            .collect()
+    };
+    let a: Vec<String> = methods(0).into_iter().map(|(n, _)| n).collect();
+    let b = methods(1);
+    assert_eq!(a, ["init$loops1$back", "init$loops1"]);
+    assert_eq!(b[1].0, "init$loops2");
+    assert_eq!(b[1].1, ["i", "ls", "n"]);
 }

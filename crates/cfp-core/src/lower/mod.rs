@@ -171,7 +171,9 @@ pub fn lower_program(
 ) -> (Option<Program>, Vec<Diagnostic>) {
     let api = ApiTable::from_spec(spec);
     // Counted loop pairs become recursion (the abstraction counts only through calls).
-    let paired = crate::counted_loops::rewrite(unit);
+    let events: std::collections::BTreeSet<String> =
+        api.terminals.iter().map(|t| t.method.clone()).collect();
+    let paired = crate::counted_loops::rewrite(unit, &events);
     let unit = paired.as_ref().unwrap_or(unit);
     // Closures become classes; a survey finds the targets of those passed to methods of
     // the program, and they are desugared again with them (until nothing new is found).
