@@ -60,6 +60,8 @@ const MAX_SHRINK_RUNS: usize = 400;
 /// Words longer than this are not checked against the spec (they cost more than they
 /// are likely to show).
 const MAX_WORD: usize = 5_000;
+/// Words in the spec's language remembered, at most.
+const MAX_KNOWN_WORDS: usize = 4_096;
 
 /// The hunter's state across slices.
 #[derive(Debug, Default)]
@@ -76,6 +78,9 @@ pub(crate) struct Hunter {
     size: Option<usize>,
     /// The integers runs also draw from ([`guard_constants`], found at the first slice).
     ints: Option<Vec<i64>>,
+    /// Words already found in the spec's language (most runs repeat a few words; each
+    /// is parsed once), at most [`MAX_KNOWN_WORDS`].
+    in_spec: BTreeSet<Vec<String>>,
     /// Paths (as executed edges) whose candidates the solver refused.
     refused: BTreeSet<Vec<(MethodId, usize)>>,
     /// The ways objects were called (per wildcard) that a run has already tried.
@@ -222,10 +227,16 @@ impl Hunter {
         seed: u64,
         best: &mut Option<Found>,
     ) {
-        if run.word.len() > MAX_WORD
-            || cfp_grammar::earley::word_in(spec, &run.word_refs())
-            || self.refused.contains(&key(&run))
-        {
+        if run.word.len() > MAX_WORD || self.in_spec.contains(&run.word) {
+            return;
+        }
+        if cfp_grammar::earley::word_in(spec, &run.word_refs()) {
+            if self.in_spec.len() < MAX_KNOWN_WORDS {
+                self.in_spec.insert(run.word);
+            }
+            return;
+        }
+        if self.refused.contains(&key(&run)) {
             return;
         }
         let shorter = |b: &Option<Found>| {
