@@ -1,11 +1,15 @@
 //! `cargo bench -p cfp-cli --bench corpus` (or `cargo xtask bench-check`): run `cfp check
-//! --json` on every program of the verdict corpus `tests/check/*.java` and print a table of
-//! verdict, wall-clock time (the whole process, z3 start included; target 2 s), CEGAR
-//! iterations, predicates and SMT queries, with one `BENCH` line per figure for `cargo xtask
-//! bench`. z3 is found as by the CLI (`CFP_Z3`, `target/tools/z3/bin/z3`, `PATH`).
+//! --json` on every program of the verdict corpora `tests/check/*.java` and
+//! `tests/real/*.java` (with their `// entry:` and `// harness:` headers) and print a table
+//! of verdict, wall-clock time (the whole process, z3 start included; target 2 s), CEGAR
+//! iterations, predicates and SMT queries (each run with `--timeout 120`), with one `BENCH`
+//! line per figure for `cargo xtask bench`. z3 is found as by the CLI (`CFP_Z3`, `target/tools/z3/bin/z3`, `PATH`);
+//! `CFP_BENCH_CFP=/path/to/cfp` measures another build (an older commit's, for a
+//! before/after table: `cargo xtask bench-check` with it, then without it and
+//! `cargo xtask bench --compare target/bench/bench.prev.json --only check`).
 //!
 //! Asserts nothing about time; exits 1 when a verdict differs from the file's `// expect:`
-//! header (the tests fail on that too).
+//! header (its first word; the tests fail on that too).
 
 #[path = "../../../xtask/bench_line.rs"]
 mod bench_line;
@@ -21,7 +25,7 @@ fn workspace() -> PathBuf {
 
 fn header(text: &str, key: &str) -> Option<String> {
     text.lines()
-        .take(5)
+        .take_while(|l| l.starts_with("//"))
         .find_map(|l| l.trim_start_matches(['/', '#', ' ']).strip_prefix(key))
         .map(|v| v.trim().to_string())
 }
@@ -29,43 +33,70 @@ fn header(text: &str, key: &str) -> Option<String> {
 fn main() -> ExitCode {
     // `cargo bench` passes `--bench`; a further argument filters the files by name.
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let dir = workspace().join("tests").join("check");
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "java"))
-            .collect(),
-        Err(e) => {
-            eprintln!("corpus: cannot read {}: {e}", dir.display());
-            return ExitCode::FAILURE;
+    let mut files: Vec<PathBuf> = Vec::new();
+    for corpus in ["check", "real"] {
+        let dir = workspace().join("tests").join(corpus);
+        match std::fs::read_dir(&dir) {
+            Ok(rd) => {
+                let mut these: Vec<PathBuf> = rd
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == "java"))
+                    .collect();
+                these.sort();
+                files.extend(these);
+            }
+            Err(e) => {
+                eprintln!("corpus: cannot read {}: {e}", dir.display());
+                return ExitCode::FAILURE;
+            }
         }
-    };
-    files.sort();
+    }
+    let cfp = std::env::var_os("CFP_BENCH_CFP")
+        .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_cfp")), PathBuf::from);
     println!(
-        "{:<40} {:<10} {:<10} {:>9} {:>6} {:>6} {:>8}",
+        "{:<56} {:<10} {:<10} {:>9} {:>6} {:>6} {:>8}",
         "file", "expected", "verdict", "time ms", "iters", "preds", "queries"
     );
     let (mut total_ms, mut mismatches, mut count) = (0.0, 0, 0);
     for path in files {
-        let name = path
+        let corpus = path
+            .parent()
+            .and_then(|d| d.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let file = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let name = format!("{corpus}/{file}");
         if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let expected = header(&text, "expect:").unwrap_or_else(|| "?".into());
         let spec = header(&text, "spec:").unwrap_or_default();
-        let spec = workspace().join("tests").join("specs").join(spec);
-        let started = Instant::now();
-        let out = Command::new(env!("CARGO_BIN_EXE_cfp"))
-            .arg("check")
+        // A file of tests/specs or of the workspace, or a built-in protocol's name.
+        let spec = [
+            workspace().join("tests").join("specs").join(&spec),
+            workspace().join(&spec),
+        ]
+        .into_iter()
+        .find(|f| f.is_file())
+        .map_or_else(|| spec.into(), PathBuf::into_os_string);
+        let mut cmd = Command::new(&cfp);
+        cmd.arg("check")
             .arg(&path)
             .arg("--spec")
             .arg(&spec)
             .arg("--json")
-            .output();
+            .args(["--timeout", "120"]);
+        for key in ["entry", "harness"] {
+            if let Some(v) = header(&text, &format!("{key}:")) {
+                cmd.arg(format!("--{key}")).arg(v);
+            }
+        }
+        let started = Instant::now();
+        let out = cmd.output();
         let ms = started.elapsed().as_secs_f64() * 1e3;
         total_ms += ms;
         let json: serde_json::Value = match out {
@@ -109,14 +140,14 @@ fn main() -> ExitCode {
                 );
             }
         }
-        let mark = if verdict == expected {
+        let mark = if expected.split_whitespace().next() == Some(verdict.as_str()) {
             ""
         } else {
             mismatches += 1;
             "  <-- MISMATCH"
         };
         println!(
-            "{name:<40} {expected:<10} {verdict:<10} {ms:>9.1} {iterations:>6} {predicates:>6} {queries:>8}{mark}"
+            "{name:<56} {expected:<10} {verdict:<10} {ms:>9.1} {iterations:>6} {predicates:>6} {queries:>8}{mark}"
         );
     }
     println!("total {total_ms:.1} ms, {mismatches} mismatch(es)");
