@@ -42,13 +42,14 @@
 //! overflow the stack for a huge `n`; the model has no stack limit, and the JVM oracle runs
 //! the original program.)
 
-use crate::desugar::ident;
+use build::{binary, call_stmt, int_expr, int_type, method, name_expr, param};
 use cfp_syntax::ast::{
     BinaryOp, Block, CatchClause, ClassDecl, CompilationUnit, Expr, ExprKind, IncDecOp, Member,
-    MethodDecl, Modifiers, Param, Resource, Stmt, StmtKind, TypeKind, TypeRef, VarDeclarator,
+    MethodDecl, Resource, Stmt, StmtKind, TypeKind, TypeRef, VarDeclarator,
 };
 use cfp_syntax::Span;
 use std::collections::{BTreeMap, BTreeSet};
+use uses::Uses;
 
 /// The largest literal bound a pair may have: each pass is a call frame, and the concrete
 /// runs (the bug hunter's, the vacuity check's) have a bounded call depth.
@@ -58,6 +59,10 @@ const MAX_LITERAL_BOUND: i64 = 32;
 /// has none. `events` are the method names of the spec's calls: each body must call one
 /// of them or a method or class of the program.
 pub fn rewrite(unit: &CompilationUnit, events: &BTreeSet<String>) -> Option<CompilationUnit> {
+    // Most programs have no candidate pair: they are not copied.
+    if !unit.classes.iter().any(class_has_candidate) {
+        return None;
+    }
     let mut names = Names::default();
     for c in &unit.classes {
         names.note(c);
@@ -416,6 +421,62 @@ impl Rewriter<'_> {
     }
 }
 
+/// Whether some block of `c` (or of a class nested in it) has two consecutive counted
+/// loops with the same bound: the only place a rewrite may apply.
+fn class_has_candidate(c: &ClassDecl) -> bool {
+    c.members.iter().any(|m| match m {
+        Member::Method(d) => d
+            .body
+            .as_ref()
+            .is_some_and(|b| stmts_have_candidate(&b.stmts)),
+        Member::Constructor(d) => stmts_have_candidate(&d.body.stmts),
+        Member::Class(inner) => class_has_candidate(inner),
+        _ => false,
+    })
+}
+
+fn stmts_have_candidate(stmts: &[Stmt]) -> bool {
+    let pair = stmts
+        .windows(2)
+        .any(|w| match (counted(&w[0]), counted(&w[1])) {
+            (Some((_, b1, _)), Some((_, b2, _))) => b1 == b2,
+            _ => false,
+        });
+    pair || stmts.iter().any(|s| match &s.kind {
+        StmtKind::Block(b) | StmtKind::Synchronized { body: b, .. } => {
+            stmts_have_candidate(&b.stmts)
+        }
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => {
+            stmts_have_candidate(std::slice::from_ref(then_branch))
+                || else_branch
+                    .as_ref()
+                    .is_some_and(|e| stmts_have_candidate(std::slice::from_ref(e)))
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::For { body, .. }
+        | StmtKind::ForEach { body, .. }
+        | StmtKind::Labeled { body, .. } => stmts_have_candidate(std::slice::from_ref(body)),
+        StmtKind::Try {
+            body,
+            catches,
+            finally,
+            ..
+        } => {
+            stmts_have_candidate(&body.stmts)
+                || catches.iter().any(|c| stmts_have_candidate(&c.body.stmts))
+                || finally
+                    .as_ref()
+                    .is_some_and(|f| stmts_have_candidate(&f.stmts))
+        }
+        _ => false,
+    })
+}
+
 /// A loop bound.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Bound {
@@ -493,169 +554,6 @@ fn counted(s: &Stmt) -> Option<(String, Bound, &Stmt)> {
     Some((c, bound, body))
 }
 
-/// What a loop body reads, assigns, declares and calls (methods and classes made), by
-/// name.
-#[derive(Debug, Default)]
-struct Uses {
-    read: BTreeSet<String>,
-    assigned: BTreeSet<String>,
-    declared: BTreeSet<String>,
-    called: BTreeSet<String>,
-    /// `break`, `continue`, `return`, labels and switches are taken (a whole method
-    /// body's check), not refused (a loop body's).
-    jumps: bool,
-}
-
-impl Uses {
-    /// Record `s`; `false` when it has what the rewrite does not take (see the module
-    /// doc).
-    fn stmt(&mut self, s: &Stmt) -> bool {
-        match &s.kind {
-            StmtKind::Block(b) | StmtKind::Synchronized { body: b, .. } => {
-                if let StmtKind::Synchronized { lock, .. } = &s.kind {
-                    if !self.expr(lock) {
-                        return false;
-                    }
-                }
-                b.stmts.iter().all(|s| self.stmt(s))
-            }
-            StmtKind::LocalVar { declarators, .. } => declarators.iter().all(|d| {
-                self.declared.insert(d.name.name.clone());
-                d.init.as_ref().is_none_or(|e| self.expr(e))
-            }),
-            StmtKind::Expr(e) | StmtKind::Throw(e) => self.expr(e),
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                self.expr(cond)
-                    && self.stmt(then_branch)
-                    && else_branch.as_ref().is_none_or(|e| self.stmt(e))
-            }
-            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-                self.expr(cond) && self.stmt(body)
-            }
-            StmtKind::For {
-                init,
-                cond,
-                update,
-                body,
-            } => {
-                init.iter().all(|s| self.stmt(s))
-                    && cond.as_ref().is_none_or(|c| self.expr(c))
-                    && update.iter().all(|e| self.expr(e))
-                    && self.stmt(body)
-            }
-            StmtKind::ForEach {
-                name,
-                iterable,
-                body,
-                ..
-            } => {
-                self.declared.insert(name.name.clone());
-                self.expr(iterable) && self.stmt(body)
-            }
-            StmtKind::Assert { cond, message } => {
-                self.expr(cond) && message.as_ref().is_none_or(|m| self.expr(m))
-            }
-            StmtKind::Try {
-                resources,
-                body,
-                catches,
-                finally,
-            } => {
-                resources.iter().all(|r| match r {
-                    Resource::Decl { name, init, .. } => {
-                        self.declared.insert(name.name.clone());
-                        self.expr(init)
-                    }
-                    Resource::Expr(e) => self.expr(e),
-                }) && body.stmts.iter().all(|s| self.stmt(s))
-                    && catches.iter().all(|c| {
-                        self.declared.insert(c.name.name.clone());
-                        c.body.stmts.iter().all(|s| self.stmt(s))
-                    })
-                    && finally
-                        .as_ref()
-                        .is_none_or(|f| f.stmts.iter().all(|s| self.stmt(s)))
-            }
-            StmtKind::Empty => true,
-            StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Return(None) => self.jumps,
-            StmtKind::Return(Some(e)) => self.jumps && self.expr(e),
-            StmtKind::Labeled { body, .. } => self.jumps && self.stmt(body),
-            StmtKind::Switch { scrutinee, cases } => {
-                self.jumps
-                    && self.expr(scrutinee)
-                    && cases.iter().all(|c| {
-                        c.labels.iter().all(|l| self.expr(l)) && c.body.iter().all(|s| self.stmt(s))
-                    })
-            }
-            StmtKind::LocalClass(_) | StmtKind::Error => false,
-        }
-    }
-
-    fn expr(&mut self, e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Name(n) => {
-                self.read.insert(n.name.clone());
-                true
-            }
-            ExprKind::Int { .. }
-            | ExprKind::Float(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Null
-            | ExprKind::String(_)
-            | ExprKind::Char(_)
-            | ExprKind::Nondet
-            | ExprKind::ClassLiteral(_)
-            | ExprKind::This
-            | ExprKind::OuterThis(_)
-            | ExprKind::Super => true,
-            ExprKind::Closure(_) | ExprKind::Error => false,
-            ExprKind::Field { target, .. } => self.expr(target),
-            ExprKind::Call { target, args, name } => {
-                self.called.insert(name.name.clone());
-                target.as_ref().is_none_or(|t| self.expr(t)) && args.iter().all(|a| self.expr(a))
-            }
-            ExprKind::New { args, class } => {
-                if let TypeKind::Named { name, .. } = &class.kind {
-                    self.called.insert(name.clone());
-                }
-                args.iter().all(|a| self.expr(a))
-            }
-            ExprKind::NewArray { dims, init, .. } => {
-                dims.iter().all(|d| self.expr(d))
-                    && init.as_ref().is_none_or(|i| i.iter().all(|x| self.expr(x)))
-            }
-            ExprKind::ArrayLiteral(xs) => xs.iter().all(|x| self.expr(x)),
-            ExprKind::Index { array, index } => self.expr(array) && self.expr(index),
-            ExprKind::Unary { operand, .. } | ExprKind::Cast { operand, .. } => self.expr(operand),
-            ExprKind::InstanceOf {
-                operand, binding, ..
-            } => binding.is_none() && self.expr(operand),
-            ExprKind::IncDec { target, .. } => {
-                if let ExprKind::Name(n) = &target.kind {
-                    self.assigned.insert(n.name.clone());
-                }
-                self.expr(target)
-            }
-            ExprKind::Assign { target, value, .. } => {
-                if let ExprKind::Name(n) = &target.kind {
-                    self.assigned.insert(n.name.clone());
-                }
-                self.expr(target) && self.expr(value)
-            }
-            ExprKind::Binary { lhs, rhs, .. } => self.expr(lhs) && self.expr(rhs),
-            ExprKind::Conditional {
-                cond,
-                then_expr,
-                else_expr,
-            } => self.expr(cond) && self.expr(then_expr) && self.expr(else_expr),
-        }
-    }
-}
-
 /// Whether a method body has none of what the rewrite does not follow: closures, local
 /// classes, pattern variables (jumps are fine there).
 fn block_is_plain(b: &Block) -> bool {
@@ -666,89 +564,8 @@ fn block_is_plain(b: &Block) -> bool {
     b.stmts.iter().all(|s| u.stmt(s))
 }
 
-fn int_type(span: Span) -> TypeRef {
-    TypeRef {
-        kind: TypeKind::Int,
-        span,
-    }
-}
-
-fn name_expr(n: &str, span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::Name(ident(n, span)),
-        span,
-    }
-}
-
-fn int_expr(v: i64, span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::Int {
-            value: v,
-            is_long: false,
-        },
-        span,
-    }
-}
-
-fn binary(op: BinaryOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        },
-        span,
-    }
-}
-
-fn call_stmt(name: &str, args: Vec<Expr>, span: Span) -> Stmt {
-    Stmt {
-        kind: StmtKind::Expr(Expr {
-            kind: ExprKind::Call {
-                target: None,
-                name: ident(name, span),
-                args,
-            },
-            span,
-        }),
-        span,
-    }
-}
-
-fn param(name: &str, ty: TypeRef, span: Span) -> Param {
-    Param {
-        ty,
-        name: ident(name, span),
-        is_varargs: false,
-        span,
-    }
-}
-
-/// A private method; `(is_static, throws)` as the method it comes from.
-fn method(
-    name: &str,
-    (is_static, throws): (bool, &[TypeRef]),
-    params: Vec<Param>,
-    stmts: Vec<Stmt>,
-    span: Span,
-) -> MethodDecl {
-    MethodDecl {
-        modifiers: Modifiers {
-            is_static,
-            is_private: true,
-            ..Modifiers::default()
-        },
-        ret: TypeRef {
-            kind: TypeKind::Void,
-            span,
-        },
-        name: ident(name, span),
-        params,
-        throws: throws.to_vec(),
-        body: Some(Block { stmts, span }),
-        span,
-    }
-}
+mod build;
+mod uses;
 
 #[cfg(test)]
 mod tests;

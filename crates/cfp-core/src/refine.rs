@@ -64,6 +64,14 @@ pub struct RefineOutcome {
 }
 
 impl RefineOutcome {
+    /// Add what `other`, a further refinement of the same round, changed.
+    pub fn absorb(&mut self, other: RefineOutcome) {
+        self.clones_added.extend(other.clones_added);
+        self.states_removed.extend(other.states_removed);
+        self.edges_removed.extend(other.edges_removed);
+        self.predicates_added += other.predicates_added;
+    }
+
     /// Why the refinement was not applied, for reports (`None` when it was).
     pub fn too_large_reason(&self) -> Option<String> {
         self.too_large.map(|(live, clones)| {

@@ -166,7 +166,7 @@ impl Hunter {
             let guide = if k % 2 == 0 { guide } else { None };
             // Dense and sparse runs in turn (`true` half, a quarter, an eighth of the time).
             let sparse = (k / 2 % 3) as u32;
-            let choices = explore::Choices {
+            let scouting = explore::Choices {
                 guide,
                 prefix: &[],
                 globals: &nowhere,
@@ -174,7 +174,7 @@ impl Hunter {
                 dense_refs: true,
                 ints: &ints,
             };
-            let scout = explore::run_retrying(program, seed, RETRIES, limits, choices);
+            let scout = explore::run_retrying(program, seed, RETRIES, limits, scouting);
             spent += scout.edges;
             self.count(&scout);
             let Ok(scout) = scout.result else { continue };
@@ -188,15 +188,17 @@ impl Hunter {
             let mut random = interp::RandomOracle::new(seed ^ 0x5EED);
             let bindings = self.bindings(program, spec, &scout, &wildcards, &mut random);
             for named in bindings {
-                let choices = explore::Choices {
-                    guide,
-                    prefix: &scout.decisions,
-                    globals: &named,
-                    sparse,
-                    dense_refs: true,
-                    ints: &ints,
-                };
-                let run = explore::run_retrying(program, seed, RETRIES, limits, choices);
+                let run = explore::run_retrying(
+                    program,
+                    seed,
+                    RETRIES,
+                    limits,
+                    explore::Choices {
+                        prefix: &scout.decisions,
+                        globals: &named,
+                        ..scouting
+                    },
+                );
                 spent += run.edges;
                 self.count(&run);
                 if let Ok(run) = run.result {

@@ -15,6 +15,7 @@ mod outcome;
 mod predicate_names;
 mod recurrence;
 mod summary;
+mod travel;
 mod types;
 mod vacuity;
 
@@ -542,13 +543,7 @@ impl<S: Solver> Checker<S> {
         let enc = Encoder::with_tables(&self.program, self.tables.clone());
         // Refinement: the portfolio, until the path is provably gone.
         let snapshot = (self.opts.counterexamples_per_iteration > 1).then(|| self.pcfas.clone());
-        // While travelled predicates could be taken back, only the first strategy is
-        // tried: a path it cannot remove is the sign to take them back, before the
-        // others spend their time on the abstraction they made.
-        let mut ropts = self.opts.refinement.clone();
-        if self.travel_undo.is_some() {
-            ropts.strategies.truncate(1);
-        }
+        let ropts = self.refinement_options();
         let mut refined = refine_path(
             &mut self.session,
             &enc,
@@ -579,52 +574,17 @@ impl<S: Solver> Checker<S> {
                     }
                 }
             }
-            let o = r.outcome;
-            refined.outcome.clones_added.extend(o.clones_added);
-            refined.outcome.states_removed.extend(o.states_removed);
-            refined.outcome.edges_removed.extend(o.edges_removed);
-            refined.outcome.predicates_added += o.predicates_added;
+            refined.outcome.absorb(r.outcome);
             also_refuted.push(ruled);
         }
-        // Travel is a heuristic that must not cost a decided program its verdict: when
-        // the path after a round with travelled predicates is not refined away, the
-        // abstraction goes back to before them, and the next iteration asks again.
+        // Travel (`travel.rs`): taken back when this path stayed, else applied.
         if refined.kept.is_none() || refined.path_stays {
             if let Some((before, added)) = self.travel_undo.take() {
                 self.take_back_travel(it, before, added, refined.attempts);
                 return Ok(());
             }
         }
-        // The learned predicates travel to the methods that use the same symbols.
-        if self.opts.refinement.travel && !self.travel_off && refined.kept.is_some() {
-            let enc = Encoder::with_tables(&self.program, self.tables.clone());
-            let travel = self
-                .travel
-                .get_or_insert_with(|| crate::refinement::travel::Travel::new(&enc));
-            let proposed = travel.propose(&enc, &refined.psi);
-            if !proposed.is_empty() {
-                let before = self.pcfas.clone();
-                let o = crate::refine::refine(
-                    &mut self.session,
-                    &enc,
-                    &mut self.pcfas,
-                    &proposed,
-                    crate::refine::MAX_NEW_PREDICATES,
-                )
-                .await
-                .map_err(|e| Stop::solver(e, &frontier))?;
-                // Travel is a heuristic: a proposal that would grow the abstraction
-                // past the limit is left out (`o` is then empty).
-                self.stats.travelled += o.predicates_added as u64;
-                if o.predicates_added > 0 {
-                    self.travel_undo = Some((before, o.predicates_added as u64));
-                }
-                refined.outcome.clones_added.extend(o.clones_added);
-                refined.outcome.states_removed.extend(o.states_removed);
-                refined.outcome.edges_removed.extend(o.edges_removed);
-                refined.outcome.predicates_added += o.predicates_added;
-            }
-        }
+        self.travel(&mut refined, &frontier).await?;
         let mut introduced = Vec::new();
         let per_location = refined
             .psi
@@ -713,81 +673,6 @@ impl<S: Solver> Checker<S> {
             ));
         }
         Ok(())
-    }
-}
-
-impl<S: Solver> Checker<S> {
-    /// Travel is taken back: the abstraction `before` the last `added` travelled
-    /// predicates comes back (the refinements since, this round's included, are dropped
-    /// with them and will be learned again where needed), travel stops for the run, and
-    /// the paths seen so far may come again.
-    fn take_back_travel(
-        &mut self,
-        it: u32,
-        before: Pcfas,
-        added: u64,
-        attempts: Vec<crate::refinement::Attempt>,
-    ) {
-        self.pcfas = before;
-        self.travel_off = true;
-        self.stats.travelled = self.stats.travelled.saturating_sub(added);
-        self.stats.travel_rollbacks += 1;
-        self.stalled.clear();
-        self.seen.clear();
-        self.pending.push_back(Event::Interpolants {
-            iteration: it,
-            per_location: Vec::new(),
-            predicates: Vec::new(),
-            strategy: None,
-            attempts,
-        });
-        self.pending.push_back(Event::Refined {
-            iteration: it,
-            clones_added: Vec::new(),
-            edges_removed: Vec::new(),
-            predicates_added: 0,
-            also_refuted: Vec::new(),
-        });
-    }
-}
-
-impl<S: Solver> Checker<S> {
-    /// The loops and recursive calls the spurious paths went around once more each
-    /// round, in the program's terms.
-    fn recurring_sites(&self) -> Vec<RecurringSite> {
-        self.recurrence
-            .recurring()
-            .into_iter()
-            .map(|r| {
-                let (kind, method, span) = match r.site {
-                    recurrence::Site::Loop { method, head } => {
-                        let span = self.program.method(method).and_then(|cfa| {
-                            cfa.graph
-                                .edges(head)
-                                .map(|e| e.weight().span())
-                                .filter(|s| s.end > s.start)
-                                .min_by_key(|s| s.start)
-                        });
-                        (RecurringKind::Loop, method, span)
-                    }
-                    recurrence::Site::Recursion { method, edge } => {
-                        let span = self
-                            .program
-                            .method(method)
-                            .and_then(|cfa| cfa.graph.edge_weight(edge))
-                            .map(|e| e.span());
-                        (RecurringKind::Recursion, method, span)
-                    }
-                };
-                RecurringSite {
-                    kind,
-                    method: self.method_name(method),
-                    at: span.map_or_else(|| "a line".to_owned(), |s| self.line_of(s)),
-                    iterations: r.counts.iter().map(|(it, _)| *it).collect(),
-                    passes: r.counts.iter().map(|(_, n)| *n).collect(),
-                }
-            })
-            .collect()
     }
 }
 

@@ -11,8 +11,10 @@
 //! [`MIN_NEW_MAXIMA`] paths and is still at least 2 in the last one: that is the loop or
 //! call the `unknown` names, with the counts, instead of a list of paths.
 
+use super::{Checker, RecurringKind, RecurringSite};
 use crate::ir::{MethodId, Program};
 use crate::nested_path::{PathStep, StepKind};
+use cfp_smt::Solver;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{depth_first_search, DfsEvent, EdgeRef};
 use std::collections::{BTreeMap, BTreeSet};
@@ -163,6 +165,46 @@ fn back_edges(program: &Program, method: MethodId) -> BTreeSet<EdgeIndex> {
         .filter(|e| pairs.contains(&(e.source(), e.target())))
         .map(|e| e.id())
         .collect()
+}
+
+impl<S: Solver> Checker<S> {
+    /// The loops and recursive calls the spurious paths went around once more each
+    /// round, in the program's terms.
+    pub(super) fn recurring_sites(&self) -> Vec<RecurringSite> {
+        self.recurrence
+            .recurring()
+            .into_iter()
+            .map(|r| {
+                let (kind, method, span) = match r.site {
+                    Site::Loop { method, head } => {
+                        let span = self.program.method(method).and_then(|cfa| {
+                            cfa.graph
+                                .edges(head)
+                                .map(|e| e.weight().span())
+                                .filter(|s| s.end > s.start)
+                                .min_by_key(|s| s.start)
+                        });
+                        (RecurringKind::Loop, method, span)
+                    }
+                    Site::Recursion { method, edge } => {
+                        let span = self
+                            .program
+                            .method(method)
+                            .and_then(|cfa| cfa.graph.edge_weight(edge))
+                            .map(|e| e.span());
+                        (RecurringKind::Recursion, method, span)
+                    }
+                };
+                RecurringSite {
+                    kind,
+                    method: self.method_name(method),
+                    at: span.map_or_else(|| "a line".to_owned(), |s| self.line_of(s)),
+                    iterations: r.counts.iter().map(|(it, _)| *it).collect(),
+                    passes: r.counts.iter().map(|(_, n)| *n).collect(),
+                }
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
