@@ -78,9 +78,9 @@ pub(crate) struct Hunter {
     size: Option<usize>,
     /// The integers runs also draw from ([`guard_constants`], found at the first slice).
     ints: Option<Vec<i64>>,
-    /// Words already found in the spec's language (most runs repeat a few words; each
-    /// is parsed once), at most [`MAX_KNOWN_WORDS`].
-    in_spec: BTreeSet<Vec<String>>,
+    /// Words already checked against the spec (most runs repeat a few words; each is
+    /// parsed once).
+    words: WordMemo,
     /// Paths (as executed edges) whose candidates the solver refused.
     refused: BTreeSet<Vec<(MethodId, usize)>>,
     /// The ways objects were called (per wildcard) that a run has already tried.
@@ -88,6 +88,38 @@ pub(crate) struct Hunter {
     /// The shortest completed run with a word outside the spec that went through an
     /// approximation (a possible violation only).
     pub(crate) possible: Option<Found>,
+}
+
+/// The spec's answer for words already checked, at most [`MAX_KNOWN_WORDS`] of each kind.
+#[derive(Debug, Default)]
+struct WordMemo {
+    /// Words in the spec's language.
+    inside: BTreeSet<Vec<String>>,
+    /// Words outside it.
+    outside: BTreeSet<Vec<String>>,
+}
+
+impl WordMemo {
+    /// Whether the spec accepts `word` (parsed the first time only).
+    fn word_in(&mut self, spec: &cfp_grammar::Grammar, word: &[String]) -> bool {
+        if self.inside.contains(word) {
+            return true;
+        }
+        if self.outside.contains(word) {
+            return false;
+        }
+        let refs: Vec<&str> = word.iter().map(String::as_str).collect();
+        let inside = cfp_grammar::earley::word_in(spec, &refs);
+        let known = if inside {
+            &mut self.inside
+        } else {
+            &mut self.outside
+        };
+        if known.len() < MAX_KNOWN_WORDS {
+            known.insert(word.to_vec());
+        }
+        inside
+    }
 }
 
 /// A candidate violation: a completed run whose word is outside the spec.
@@ -229,13 +261,7 @@ impl Hunter {
         seed: u64,
         best: &mut Option<Found>,
     ) {
-        if run.word.len() > MAX_WORD || self.in_spec.contains(&run.word) {
-            return;
-        }
-        if cfp_grammar::earley::word_in(spec, &run.word_refs()) {
-            if self.in_spec.len() < MAX_KNOWN_WORDS {
-                self.in_spec.insert(run.word);
-            }
+        if run.word.len() > MAX_WORD || self.words.word_in(spec, &run.word) {
             return;
         }
         if self.refused.contains(&key(&run)) {
@@ -299,7 +325,7 @@ impl Hunter {
                         && run.steps.len() < found.run.steps.len()
                         && run.approximations.is_empty()
                         && run.opaque_decisions.is_empty()
-                        && !cfp_grammar::earley::word_in(spec, &run.word_refs()) =>
+                        && !self.words.word_in(spec, &run.word) =>
                 {
                     found.run = run;
                 }

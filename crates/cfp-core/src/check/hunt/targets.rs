@@ -33,7 +33,7 @@ impl Hunter {
         random: &mut interp::RandomOracle,
     ) -> Vec<Binding> {
         match wildcards {
-            [(g, w)] => predicted_violations(program, spec, scout, *w)
+            [(g, w)] => predicted_violations(program, spec, &mut self.words, scout, *w)
                 .into_iter()
                 .take(RETARGETS)
                 .map(|a| vec![(*g, Value::Int(a))])
@@ -119,6 +119,7 @@ struct Prediction {
 fn predicted_violations(
     program: &Program,
     spec: &cfp_grammar::Grammar,
+    words: &mut WordMemo,
     scout: &interp::Run,
     w: u32,
 ) -> Vec<i64> {
@@ -175,8 +176,7 @@ fn predicted_violations(
                     continue;
                 }
                 let names: Vec<String> = word.iter().map(name).collect();
-                let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-                if !cfp_grammar::earley::word_in(spec, &refs) {
+                if !words.word_in(spec, &names) {
                     rejected.push((word.len(), a));
                 }
             }
