@@ -283,6 +283,53 @@ export function registerShareChecks(check, url) {
     return out.join('; ');
   });
 
+  // l2. Browsers that refuse storage to third-party frames (Safari, Firefox strict, Brave,
+  //     incognito): every storage API throws, yet the embed mounts, runs and shows the
+  //     CLI's verdict, replayed and live; the top-level page too (theme and edits are
+  //     simply not kept).
+  check('embed-storage-refused', async (ctx) => {
+    assert.ok(L.env.plainUrl, 'needs the non-isolated server (CFP_PLAIN_URL)');
+    await ctx.context.addInitScript(() => {
+      const deny = () => { throw new DOMException('The operation is insecure.', 'SecurityError'); };
+      for (const name of ['localStorage', 'sessionStorage', 'indexedDB', 'caches']) {
+        try { Object.defineProperty(window, name, { get: deny, configurable: true }); } catch {}
+      }
+      try { Object.defineProperty(Document.prototype, 'cookie', { get: deny, set: deny, configurable: true }); } catch {}
+      try { Object.defineProperty(Navigator.prototype, 'serviceWorker', { get: deny, configurable: true }); } catch {}
+    });
+    const ex = withIterations(3);
+    const out = [];
+    const cases = [
+      ['plain-cross-origin', L.env.plainUrl, url, 'replay'],
+      ...(L.env.otherUrl ? [['isolated-cross-origin', url, L.env.otherUrl, 'live']] : []),
+    ];
+    for (const [name, docs, server, want] of cases) {
+      const cli = cliLink(ex, base(server), ['--embed', '--with-record', '--autoplay']);
+      const parent = await L.newPage(ctx);
+      await parent.goto(new URL(`__tests__/embed-parent.html?src=${encodeURIComponent(cli.link)}`, docs).href);
+      const frame = await (await parent.waitForSelector('#cfplay', { timeout: 30000 })).contentFrame();
+      await frame.waitForSelector(L.tid('mode-badge'), { timeout: 60000 });
+      const refused = await frame.evaluate(() => { try { return !localStorage; } catch { return true; } });
+      assert.ok(refused, `${name}: the test did not take storage away`);
+      const s = await settle(frame);
+      assert.equal(s.mode, want, `${name}: mode badge`);
+      assert.equal(s.verdict, cli.result.verdict, `${name}: verdict`);
+      assert.equal(s.iterations, cli.result.iterations, `${name}: iterations`);
+      out.push(`${name}: ${s.mode}, ${s.verdict} in ${s.iterations} iterations`);
+      await parent.close();
+    }
+    // The playground itself, storage refused: edit, change the theme, run.
+    const page = await open(ctx, url);
+    await page.locator(L.tid('theme-toggle')).click();
+    await L.setEditor(page, 'program-editor', await L.editorText(page, 'program-editor') + '\n');
+    const v = await L.runToVerdict(page, { timeout: 120000 });
+    assert.match(v.verdict ?? '', FINAL_RE, 'top-level page without storage: no verdict');
+    out.push(`top-level page: ${v.verdict} in ${v.iterations} iterations`);
+    const broken = ctx.errors.filter((e) => /pageerror|panicked|local_storage|unreachable/i.test(e));
+    assert.deepEqual(broken, [], 'errors with storage refused');
+    return out.join('; ');
+  });
+
   // m. Malformed, truncated, oversized and hostile links: a clear message, nothing runs, no hang.
   check('hostile-links', async (ctx) => {
     const b64 = (buf) => buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -1,6 +1,7 @@
 // spec: wakelock.cfg
 // expect: violation
 // word: $1.acquire()
+// exit: 68
 // why: the paper's Android finding: the activity acquires its wake lock in onStart and
 // releases it in onStop, but Android may kill the process after onPause, and the run ends
 // with the lock held. main walks the activity lifecycle the way `cfp check --harness

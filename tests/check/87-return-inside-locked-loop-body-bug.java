@@ -1,6 +1,7 @@
 // spec: lock.cfg
 // expect: violation
 // word: $1.lock()
+// exit: 16
 // why: each iteration locks and unlocks, but an iteration that finds what it looks for
 // returns in between: the lock stays held.
 import java.util.concurrent.locks.ReentrantLock;

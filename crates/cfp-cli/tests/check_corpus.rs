@@ -27,6 +27,9 @@ struct Case {
     spec: String,
     expect: String,
     word: Option<String>,
+    /// `// exit: N`: the line where the summary says the run leaves the protocol
+    /// unfinished.
+    exit: Option<String>,
 }
 
 fn cases() -> Vec<Case> {
@@ -43,6 +46,7 @@ fn cases() -> Vec<Case> {
                 spec: format!("tests/specs/{spec}"),
                 expect,
                 word: header(&text, "word:"),
+                exit: header(&text, "exit:"),
             }
         })
         .collect()
@@ -145,10 +149,59 @@ fn corpus_verdicts_are_right_and_violations_replay() {
             if let Err(e) = confirm_violation(&case, &json["counterexample"]) {
                 failures.push(format!("{name}: replay: {e}"));
             }
+            if let Err(e) = exit_is_in_the_source(&case, &json["counterexample"]["summary"]) {
+                failures.push(format!("{name}: summary: {e}"));
+            }
         }
     }
     eprintln!("{table}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A summary that says where the run leaves the protocol unfinished names a line of the
+/// program that is there: "returns at line N (`return x`)" quotes line N's `return`,
+/// "returns after line N" / "ends after line N" name a line with code on it.
+fn exit_is_in_the_source(case: &Case, summary: &serde_json::Value) -> Result<(), String> {
+    let text = summary.as_str().ok_or("no summary")?;
+    if !text.contains(" is never followed by ") {
+        return Ok(());
+    }
+    let Some((_, ending)) = text.rsplit_once(": ") else {
+        return Err(format!("no ending: {text}"));
+    };
+    if let Some(line) = &case.exit {
+        if !ending.contains(&format!(" line {line} "))
+            && !ending.contains(&format!(" line {line}."))
+        {
+            return Err(format!("the exit is not line {line}: {ending}"));
+        }
+    }
+    let source = std::fs::read_to_string(common::workspace().join(&case.program))
+        .map_err(|e| e.to_string())?;
+    let line_text = |n: usize| source.lines().nth(n.wrapping_sub(1)).unwrap_or("").trim();
+    let number = |s: &str| {
+        s.split(|c: char| !c.is_ascii_digit())
+            .next()?
+            .parse::<usize>()
+            .ok()
+    };
+    if let Some(rest) = ending.split(" at line ").nth(1) {
+        let n = number(rest).ok_or(format!("no line: {ending}"))?;
+        // (A line with more than the `return` on it is named, not quoted.)
+        let quoted = rest.split('`').nth(1).unwrap_or("return");
+        if !quoted.starts_with("return") || !line_text(n).contains(quoted) {
+            return Err(format!("line {n} is `{}`, not `{quoted}`", line_text(n)));
+        }
+    } else if let Some(rest) = ending.split(" after line ").nth(1) {
+        let n = number(rest).ok_or(format!("no line: {ending}"))?;
+        let code = line_text(n);
+        if code.is_empty() || code.starts_with("//") || code == "}" {
+            return Err(format!("line {n} has no statement: `{code}`"));
+        }
+    } else if !ending.contains(".java:") {
+        return Err(format!("no exit line: {ending}"));
+    }
+    Ok(())
 }
 
 /// Most runs of the replay search of one counterexample.

@@ -639,7 +639,7 @@ impl<'p> Encoder<'p> {
                     Term::eq(a2, next),
                 ]))
             }
-            Stmt::Approx(_) => Ok(Term::tt()),
+            Stmt::Approx(_) | Stmt::Leave => Ok(Term::tt()),
             // As arbitrary as a havoc of the variable.
             Stmt::Opaque { var, .. } => self.stmt(m, &Stmt::Havoc(Place::Var(*var)), names),
         }

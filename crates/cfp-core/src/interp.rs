@@ -765,6 +765,7 @@ impl<'p> Machine<'p, '_> {
                 self.run.approximations.push(*k);
                 Ok(())
             }
+            Stmt::Leave => Ok(()),
         }
     }
 
@@ -829,7 +830,7 @@ impl<'p> Machine<'p, '_> {
                     Ok(v) => self.scratch_assign(cfa.id, place, v, &mut sc),
                     Err(e) => Err(e),
                 },
-                Stmt::Approx(_) => Ok(()),
+                Stmt::Approx(_) | Stmt::Leave => Ok(()),
             };
             match r {
                 Ok(()) => {}

@@ -397,6 +397,10 @@ pub enum Stmt {
         /// What is allocated.
         kind: AllocKind,
     },
+    /// The method is left here (a `return` statement): no effect on the state. It keeps
+    /// the statement's line for reports (where a run leaves a method with the protocol
+    /// unfinished); slicing drops it.
+    Leave,
     /// The execution goes through an approximated construct, number `k` of
     /// [`Program::approx_sites`]: no effect on the state, but a violation whose path
     /// runs through one is only a possible one.

@@ -111,6 +111,7 @@ impl<'p> Printer<'p> {
             Stmt::Assign { place, expr } => format!("{} := {}", self.place(place), self.expr(expr)),
             Stmt::Havoc(p) => format!("havoc {}", self.place(p)),
             Stmt::Approx(k) => format!("approx #{k}"),
+            Stmt::Leave => "return".to_owned(),
             Stmt::Opaque { var, source } => {
                 let from = match source {
                     crate::ir::OpaqueSource::Constant => String::new(),

@@ -413,6 +413,7 @@ mod tests {
             call_line: 3,
             method: "A.m".into(),
             exit_line: 4,
+            exit_file: None,
             call_file: None,
         };
         let log = sarif_log(

@@ -164,6 +164,30 @@ impl<S: Solver> Run<S> {
         counterexample.replay_globals = origin.globals(program, &counterexample.replay_globals);
     }
 
+    /// Names where a violation's run leaves the protocol unfinished, from its edges on
+    /// the program ([`crate::check::Checker::name_exit`]).
+    fn name_exit(&self, verdict: &mut Verdict) {
+        let Some(checker) = self.checker.as_ref() else {
+            return;
+        };
+        let program = match self.original.as_ref() {
+            Some((program, _)) => program,
+            None => checker.program(),
+        };
+        match verdict {
+            Verdict::Violation { counterexample, .. } => {
+                checker.name_exit(counterexample, program);
+            }
+            // A possible violation's edges are the slice's: named only without a slice.
+            Verdict::Unknown { report, .. } if self.original.is_none() => {
+                if let Some(c) = report.possible_violation.as_deref_mut() {
+                    checker.name_exit(c, program);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// The next event (one phase of the loop), or `None` once finished. The last event of
     /// a run is always [`Event::Finished`].
     pub async fn next_event(&mut self) -> Option<Event> {
@@ -186,6 +210,7 @@ impl<S: Solver> Run<S> {
             Some(mut e) => {
                 if let Event::Finished { verdict } = &mut e {
                     self.in_program_terms(verdict);
+                    self.name_exit(verdict);
                     self.verdict = Some(verdict.clone());
                 }
                 Some(e)

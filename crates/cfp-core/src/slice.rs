@@ -380,6 +380,8 @@ fn rebuild_method(p: &Program, rel: &Relevance, maps: &Maps, m: &MethodCfa) -> O
                             }
                         }
                         Stmt::Approx(k) => Stmt::Approx(*k),
+                        // Only reports use it (on the program, not the slice).
+                        Stmt::Leave => continue,
                         Stmt::Opaque { var, source } => {
                             if !rel.var(m.id, *var) {
                                 continue;

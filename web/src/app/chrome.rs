@@ -197,7 +197,7 @@ impl App {
         html! {
             <div class={classes!("verdict-bar", (!verdict.is_empty()).then_some(verdict))}>
                 <span class="verdict" data-testid="verdict">{ verdict }</span>
-                <span class="verdict-reason" data-testid="verdict-reason">{ reason }</span>
+                <span class="verdict-reason" data-testid="verdict-reason">{ with_code(&reason) }</span>
                 if hunted {
                     <span class="found-by small" data-testid="found-by"
                         title="A random concrete run of the program, confirmed by the solver and replayed">
@@ -378,4 +378,18 @@ impl App {
             </>
         }
     }
+}
+
+/// `text` with its `backticked` parts as code.
+fn with_code(text: &str) -> Html {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                html! { <code>{ part.to_owned() }</code> }
+            } else {
+                html! { { part.to_owned() } }
+            }
+        })
+        .collect::<Html>()
 }

@@ -138,7 +138,10 @@ fn marks_json(highlight: Option<(u32, u32)>, marks: &ViolationMarks) -> String {
         call: marks.call_line,
         exit: marks.exit_line,
         call_title: format!("line {}: {}", marks.call_line, marks.text),
-        exit_title: format!("line {}: the method returns here", marks.exit_line),
+        exit_title: format!(
+            "line {}: the run leaves the protocol unfinished here",
+            marks.exit_line
+        ),
     };
     serde_json::to_string(&m).unwrap_or_else(|_| "{}".to_owned())
 }

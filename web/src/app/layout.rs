@@ -55,13 +55,15 @@ impl App {
         let proof = self.view_proof(shown);
         // The offending call's line is highlighted until a trace step is clicked; the call
         // and the exit keep their gutter marks.
-        // (The exit is in the call's method, so in its file.)
         let lines = EditorLines::new(&s.program);
         let marks = s
             .violation_summary()
             .map(|v| ViolationMarks {
                 call_line: lines.line(v.call_file.as_deref(), v.call_line),
-                exit_line: lines.line(v.call_file.as_deref(), v.exit_line),
+                exit_line: lines.line(
+                    v.exit_file.as_deref().or(v.call_file.as_deref()),
+                    v.exit_line,
+                ),
                 text: v.text.clone(),
             })
             .unwrap_or_default();

@@ -46,6 +46,7 @@ pub mod share_panel;
 pub mod splitter;
 pub mod startup;
 pub mod state;
+pub mod storage;
 pub mod trace_rows;
 pub mod views;
 pub mod witness_values;
@@ -53,7 +54,7 @@ pub mod worker_host;
 
 use gloo::events::EventListener;
 use gloo::timers::callback::{Interval, Timeout};
-use state::{Effect, PageState};
+use state::{Effect, PageState, Theme};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsCast;
 use worker_host::WorkerHost;
@@ -79,6 +80,16 @@ pub fn start_app() {
 /// How long `cancel` may take before the worker is terminated and restarted (under the
 /// 1 s budget, so the UI is stopped within 1 s of the click even when the worker is stuck).
 const CANCEL_GRACE_MS: u32 = 800;
+
+/// Local-storage key of the theme choice.
+const THEME_KEY: &str = "cfplay.theme";
+
+/// Sets the document's `data-theme`.
+fn apply_theme(theme: Theme) {
+    if let Some(root) = gloo::utils::document().document_element() {
+        let _ = root.set_attribute("data-theme", theme.attr());
+    }
+}
 
 /// Quiet time after the last keystroke before the editors are checked.
 const LINT_DELAY_MS: u32 = 400;
@@ -178,9 +189,8 @@ impl App {
                 }
                 Effect::SetHash(hash) => set_address_hash(&hash),
                 Effect::ApplyTheme(theme) => {
-                    if let Some(root) = gloo::utils::document().document_element() {
-                        let _ = root.set_attribute("data-theme", theme.attr());
-                    }
+                    apply_theme(theme);
+                    storage::set(THEME_KEY, theme.attr());
                 }
                 Effect::SaveDraft(draft) => startup::save_draft(&draft),
                 Effect::RevealVerdict => reveal_verdict(),
@@ -243,7 +253,11 @@ impl Component for App {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        let state = PageState::new(examples::gallery(), startup::read_page());
+        let mut state = PageState::new(examples::gallery(), startup::read_page());
+        if let Some(theme) = storage::get::<String>(THEME_KEY).and_then(|t| Theme::from_attr(&t)) {
+            state.theme = theme;
+            apply_theme(theme);
+        }
         if state.embed {
             if let Some(root) = gloo::utils::document().document_element() {
                 let _ = root.set_attribute("data-embed", "");

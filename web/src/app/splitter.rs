@@ -2,7 +2,7 @@
 //! and the arrow keys move, setting `--split` (the editors' share of the width, percent) on
 //! the layout grid; the choice is kept in local storage.
 
-use gloo::storage::{LocalStorage, Storage};
+use super::storage;
 use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
@@ -43,7 +43,7 @@ fn apply(separator: &NodeRef, pct: f64) {
 #[function_component(Splitter)]
 pub fn splitter() -> Html {
     let node = use_node_ref();
-    let pct = use_state(|| clamp_split(LocalStorage::get::<f64>(SPLIT_KEY).unwrap_or(DEFAULT_PCT)));
+    let pct = use_state(|| clamp_split(storage::get::<f64>(SPLIT_KEY).unwrap_or(DEFAULT_PCT)));
     let dragging = use_mut_ref(|| false);
     {
         let node = node.clone();
@@ -55,7 +55,7 @@ pub fn splitter() -> Html {
             let p = clamp_split(p);
             pct.set(p);
             if save {
-                let _ = LocalStorage::set(SPLIT_KEY, p);
+                storage::set(SPLIT_KEY, &p);
             }
         }
     };
@@ -91,7 +91,7 @@ pub fn splitter() -> Html {
         let (dragging, pct) = (dragging.clone(), pct.clone());
         Callback::from(move |_: PointerEvent| {
             if std::mem::replace(&mut *dragging.borrow_mut(), false) {
-                let _ = LocalStorage::set(SPLIT_KEY, *pct);
+                storage::set(SPLIT_KEY, &*pct);
             }
         })
     };

@@ -44,14 +44,12 @@ pub const DRAFT_KEY: &str = "cfplay.draft";
 
 /// The saved draft, if any (none when storage is unavailable or holds something else).
 fn read_draft() -> Option<Draft> {
-    use gloo::storage::Storage;
-    gloo::storage::LocalStorage::get::<Draft>(DRAFT_KEY).ok()
+    super::storage::get(DRAFT_KEY)
 }
 
 /// Saves the draft (best effort: private modes may refuse storage).
 pub fn save_draft(draft: &Draft) {
-    use gloo::storage::Storage;
-    let _ = gloo::storage::LocalStorage::set(DRAFT_KEY, draft);
+    super::storage::set(DRAFT_KEY, draft);
 }
 
 /// Reads `location` and `crossOriginIsolated`.

@@ -61,6 +61,13 @@ impl Theme {
         }
     }
 
+    /// The theme whose [`Theme::attr`] is `attr`.
+    pub fn from_attr(attr: &str) -> Option<Theme> {
+        [Theme::Auto, Theme::Light, Theme::Dark]
+            .into_iter()
+            .find(|t| t.attr() == attr)
+    }
+
     /// The `data-theme` attribute value.
     pub fn attr(self) -> &'static str {
         match self {

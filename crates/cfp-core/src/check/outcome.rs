@@ -82,6 +82,26 @@ impl<S: Solver> Checker<S> {
         }))
     }
 
+    /// Names where `counterexample`'s run leaves the protocol unfinished (its summary's
+    /// ending and exit line), from its replay edges on `program` (the program its edges
+    /// name). Nothing changes for a call out of place or edges that do not fit.
+    pub(crate) fn name_exit(&self, counterexample: &mut Violation, program: &Program) {
+        let Some(sources) = self.sources.as_ref() else {
+            return;
+        };
+        let Some((opened, missing)) = summary::unfinished(&counterexample.word, &self.spec) else {
+            return;
+        };
+        summary::name_exit(
+            &mut counterexample.summary,
+            program,
+            &counterexample.replay_edges,
+            opened,
+            &missing,
+            sources,
+        );
+    }
+
     /// What a counterexample's concrete run goes through that the model approximates:
     /// approximated constructs, and decisions on values the analysis does not track (or
     /// why there is no concrete run).

@@ -9,6 +9,10 @@
 //! run that ends before the protocol is complete (the whole word is a prefix of the spec;
 //! what is missing is the shortest completion, [`cfp_grammar::shortest_completions`]).
 
+mod exit;
+
+pub(crate) use exit::name_exit;
+
 use super::types::{TraceLine, ViolationSummary};
 use cfp_grammar::earley::word_of_names;
 use cfp_grammar::Grammar;
@@ -93,17 +97,10 @@ pub(super) fn summarize(
             call_file: step.file.clone(),
             method: step.method.clone(),
             exit_line: 0,
+            exit_file: None,
         };
     }
-    let need = cfp_grammar::shortest_completions(spec, &terms, MAX_COMPLETION)
-        .into_iter()
-        .next()
-        .map(|w| {
-            w.iter()
-                .map(|t| spec.terminal_name(*t).to_owned())
-                .collect::<Vec<_>>()
-                .join(" ")
-        });
+    let need = missing(spec, &terms).map(|w| w.join(" "));
     let need_text = need.map_or("the calls the protocol still needs".to_owned(), |n| {
         format!("`{n}`")
     });
@@ -115,10 +112,7 @@ pub(super) fn summarize(
     };
     // The call that opened what is never finished: the first one after the last point
     // where the calls so far were a complete word of the protocol.
-    let opened = (0..word.len())
-        .rev()
-        .find(|&k| cfp_grammar::recognizes(spec, &terms[..k]))
-        .map_or(last, |k| events[k]);
+    let opened = opened(spec, &terms).map_or(last, |k| events[k]);
     let step = &trace[in_program(trace, opened)];
     // Where the method of the last call is left: its last step, then its return.
     let exit = trace[last..]
@@ -154,7 +148,45 @@ pub(super) fn summarize(
         call_file: step.file.clone(),
         method: step.method.clone(),
         exit_line: exit.1,
+        exit_file: exit
+            .0
+            .filter(|f| Some(*f) != step.file.as_deref())
+            .map(str::to_owned),
     }
+}
+
+/// The shortest calls that would complete the protocol after `terms`, if any is short.
+fn missing(spec: &Grammar, terms: &[cfp_grammar::TermId]) -> Option<Vec<String>> {
+    cfp_grammar::shortest_completions(spec, terms, MAX_COMPLETION)
+        .into_iter()
+        .next()
+        .map(|w| {
+            w.iter()
+                .map(|t| spec.terminal_name(*t).to_owned())
+                .collect()
+        })
+}
+
+/// The event left open in `terms`: the first one after the last point where the events
+/// so far were a complete word of the protocol.
+fn opened(spec: &Grammar, terms: &[cfp_grammar::TermId]) -> Option<usize> {
+    (0..terms.len())
+        .rev()
+        .find(|&k| cfp_grammar::recognizes(spec, &terms[..k]))
+}
+
+/// For a word that ends before the protocol is complete: the event left open and the
+/// events still needed (`None` for a call out of place or a word the spec cannot read).
+pub(crate) fn unfinished(word: &[String], spec: &Grammar) -> Option<(usize, Vec<String>)> {
+    let names: Vec<&str> = word.iter().map(String::as_str).collect();
+    let terms = word_of_names(spec, &names)?;
+    if cfp_grammar::viable_prefix(spec, &terms) < word.len() {
+        return None;
+    }
+    Some((
+        opened(spec, &terms)?,
+        missing(spec, &terms).unwrap_or_default(),
+    ))
 }
 
 /// The step a reader should look at for step `i`: itself, or, when it runs in a library

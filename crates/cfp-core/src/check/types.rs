@@ -333,10 +333,14 @@ pub struct ViolationSummary {
     /// The method making that call.
     #[serde(default)]
     pub method: String,
-    /// The last line of that method before it returns, when the run ends too early (0:
-    /// the violation is a call out of place).
+    /// Where the run leaves the protocol unfinished, when it ends too early (0: the
+    /// violation is a call out of place): the `return` (or last line) of the method that
+    /// could have finished it, or the program's last line.
     #[serde(default)]
     pub exit_line: u32,
+    /// The file of `exit_line`, when the program has several and it is not `call_file`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_file: Option<String>,
 }
 
 impl CheckStats {

@@ -358,6 +358,6 @@ fn drop_repeated_assumes(stmts: &mut Vec<Located<Stmt>>) {
             known.retain(|k| !mentions(k, &p));
             true
         }
-        Stmt::Approx(_) => true,
+        Stmt::Approx(_) | Stmt::Leave => true,
     });
 }

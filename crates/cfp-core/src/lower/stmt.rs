@@ -154,6 +154,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     ),
                     (None, None) => {}
                 }
+                self.emit(Stmt::Leave, s.span);
                 let exit = self.exit;
                 self.jump_to(exit, 0);
             }

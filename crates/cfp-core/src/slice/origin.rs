@@ -52,9 +52,11 @@ pub(super) fn total_methods(p: &Program) -> Vec<bool> {
                 Edge::Block(stmts) => !stmts.iter().any(|s| match &s.node {
                     Stmt::Assume(_) => true,
                     Stmt::Assign { expr, .. } => super::relevance::may_block(expr),
-                    Stmt::Havoc(_) | Stmt::Alloc { .. } | Stmt::Approx(_) | Stmt::Opaque { .. } => {
-                        false
-                    }
+                    Stmt::Havoc(_)
+                    | Stmt::Alloc { .. }
+                    | Stmt::Approx(_)
+                    | Stmt::Opaque { .. }
+                    | Stmt::Leave => false,
                 }),
                 Edge::Call { callee, .. } => total.get(callee.index()).copied().unwrap_or(false),
                 Edge::ApiCall { .. } | Edge::Api { .. } => false,

@@ -91,7 +91,10 @@ impl Effects {
                                     }
                                     Place::Var(_) => {}
                                 },
-                                Stmt::Assume(_) | Stmt::Alloc { .. } | Stmt::Opaque { .. } => {}
+                                Stmt::Assume(_)
+                                | Stmt::Alloc { .. }
+                                | Stmt::Opaque { .. }
+                                | Stmt::Leave => {}
                                 // A path through an approximation is reported as such:
                                 // its method stays, as one with an event would.
                                 Stmt::Approx(_) => fx.emits[i] = true,
@@ -249,7 +252,7 @@ impl Relevance {
                                 changed |= self.place_reads(m, place);
                             }
                         }
-                        Stmt::Alloc { .. } | Stmt::Approx(_) => {}
+                        Stmt::Alloc { .. } | Stmt::Approx(_) | Stmt::Leave => {}
                         // What an opaque value is computed from tells whether a path
                         // that turns on it is certain: it stays with the value.
                         Stmt::Opaque { var, source } => {
