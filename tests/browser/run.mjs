@@ -756,6 +756,33 @@ check('violation-summary-names-the-lines', async (ctx) => {
   return seen.join('; ');
 });
 
+// After an edit the result is marked out of date and its marks are hidden (they would
+// point at the wrong lines); the verdict is announced in a live region; Pause is off when
+// nothing runs or plays.
+check('stale-after-edit-and-live-region', async (ctx) => {
+  const page = await warmApp(ctx);
+  const ex = L.galleryExamples().find((e) => e.id === 'lock-bug');
+  assert.ok(ex, 'no lock-bug example');
+  await L.selectExample(page, ex);
+  await page.locator(L.tid('speed')).selectOption('0');
+  const r = await L.runToVerdict(page, { timeout: 120000 });
+  assert.equal(r.verdict, 'violation');
+  const announced = (await page.locator(L.tid('verdict-announce')).textContent()).trim();
+  assert.match(announced, /^violation: .+ at line \d+/, `live region: ${announced}`);
+  assert.equal(await page.locator(L.tid('verdict-announce')).getAttribute('aria-live'), 'polite');
+  assert.equal(await page.locator(L.tid('stale')).count(), 0, 'stale right after the run');
+  await page.locator(`${L.tid('program-editor')} [data-testid="mark-call"]`).first().waitFor({ state: 'attached', timeout: 3000 });
+  assert.ok(await page.locator(L.tid('pause')).first().isDisabled(), 'Pause enabled with nothing running');
+  const text = await L.editorText(page, 'program-editor');
+  await L.setEditor(page, 'program-editor', `// an edit\n${text}`);
+  await page.locator(L.tid('stale')).waitFor({ timeout: 3000 });
+  await page.waitForFunction(() => !document.querySelector('[data-testid="program-editor"] [data-testid="mark-call"]'),
+    null, { timeout: 3000 });
+  await L.setEditor(page, 'program-editor', text);
+  await page.waitForFunction(() => !document.querySelector('[data-testid="stale"]'), null, { timeout: 3000 });
+  return `announced "${announced.slice(0, 60)}…"; an edit marks the result out of date and hides its marks; undoing it brings them back`;
+});
+
 // Issue 16.6: several files in one text (marker lines `// -- path --`, what a source tree
 // is for the CLI): the summary names the file and its own line, as `cfp check` does, and
 // the page maps that line back to the editor — the call mark, the trace rows (of every

@@ -101,7 +101,7 @@ impl App {
                 <button data-testid="cancel" disabled={!s.busy()}
                         onclick={link.callback(|_| Msg::Cancel)}>{ "Cancel" }</button>
                 <button data-testid="pause" aria-pressed={s.playback.paused.to_string()}
-                        onclick={link.callback(|_| Msg::TogglePause)}>
+                        disabled={!s.can_pause()} onclick={link.callback(|_| Msg::TogglePause)}>
                     { if s.playback.paused { "Resume" } else { "Pause" } }
                 </button>
                 <label class="field">{ "Speed " }
@@ -153,7 +153,7 @@ impl App {
                 { self.view_badge() }
                 { self.run_button(ctx) }
                 <button data-testid="pause" aria-pressed={s.playback.paused.to_string()}
-                        onclick={link.callback(|_| Msg::TogglePause)}>
+                        disabled={!s.can_pause()} onclick={link.callback(|_| Msg::TogglePause)}>
                     { if s.playback.paused { "Play" } else { "Pause" } }
                 </button>
             </header>
@@ -194,10 +194,26 @@ impl App {
             .unwrap_or_default();
         let phase = s.phase_text();
         let pending = s.playback.queue.len();
+        let stale = s.stale();
+        let announce = if verdict.is_empty() {
+            String::new()
+        } else {
+            format!("{verdict}: {}", reason.replace('`', ""))
+        };
         html! {
-            <div class={classes!("verdict-bar", (!verdict.is_empty()).then_some(verdict))}>
+            <div class={classes!("verdict-bar", (!verdict.is_empty()).then_some(verdict), stale.then_some("stale"))}>
                 <span class="verdict" data-testid="verdict">{ verdict }</span>
                 <span class="verdict-reason" data-testid="verdict-reason">{ with_code(&reason) }</span>
+                if stale {
+                    <span class="stale small" data-testid="stale"
+                        title="Run again to check what the editors hold now">
+                        { "out of date: edited since this run" }
+                    </span>
+                }
+                // Screen readers hear the verdict once, when it arrives.
+                <span class="sr-only" role="status" aria-live="polite" data-testid="verdict-announce">
+                    { announce }
+                </span>
                 if hunted {
                     <span class="found-by small" data-testid="found-by"
                         title="A random concrete run of the program, confirmed by the solver and replayed">

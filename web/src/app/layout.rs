@@ -56,8 +56,11 @@ impl App {
         // The offending call's line is highlighted until a trace step is clicked; the call
         // and the exit keep their gutter marks.
         let lines = EditorLines::new(&s.program);
+        // Marks of a run made from other inputs would point at the wrong lines: hidden.
+        let stale = s.stale();
         let marks = s
             .violation_summary()
+            .filter(|_| !stale)
             .map(|v| ViolationMarks {
                 call_line: lines.line(v.call_file.as_deref(), v.call_line),
                 exit_line: lines.line(

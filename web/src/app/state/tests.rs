@@ -618,3 +618,28 @@ fn edits_survive_reloads_and_an_example_over_them_can_be_undone() {
     );
     assert_eq!(s.program.as_str(), state.program);
 }
+
+#[test]
+fn an_edit_after_a_run_marks_it_out_of_date_until_the_text_is_back() {
+    let (events, result, _) = bug_run();
+    let (mut s, fx) = opened_link(3, true);
+    let (run, _) = started_run(&fx);
+    for e in &events {
+        s.reduce(event(run, e));
+    }
+    s.reduce(Msg::Worker(Ok(FromWorker::Done {
+        run,
+        result: Box::new(result),
+    })));
+    play_out(&mut s);
+    assert!(s.violation_summary().is_some());
+    assert!(!s.stale(), "the run's own inputs");
+    assert!(!s.can_pause(), "nothing left to pause");
+    let program = s.program.to_string();
+    s.reduce(Msg::Program(format!("{program}\n// edited")));
+    assert!(s.stale(), "an edit after the run");
+    s.reduce(Msg::Program(program));
+    assert!(!s.stale(), "the text is the run's again");
+    s.reduce(Msg::Spec("S -> ε;".into()));
+    assert!(s.stale(), "a spec edit");
+}

@@ -37,6 +37,23 @@ impl PageState {
         self.lifecycle != Lifecycle::Idle
     }
 
+    /// Whether the run shown was made from other inputs than the editors now hold (they
+    /// were edited since): its verdict and marks are out of date.
+    pub fn stale(&self) -> bool {
+        let shown = self.result.is_some() || !self.model.iterations.is_empty();
+        shown
+            && self
+                .log
+                .inputs
+                .as_ref()
+                .is_some_and(|ran| *ran != self.inputs())
+    }
+
+    /// Whether Pause (or Play) has anything to act on: a run or events left to play.
+    pub fn can_pause(&self) -> bool {
+        self.busy() || !self.playback.queue.is_empty()
+    }
+
     /// Whether a step-mode run is active (the step button reads "Next step").
     pub fn stepping(&self) -> bool {
         matches!(
