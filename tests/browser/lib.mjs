@@ -101,6 +101,21 @@ export async function newPage(ctx) {
 
 export const tid = (id) => `[data-testid="${id}"]`;
 
+/** Opens the counterexample's "Checker steps" (the nested trace; collapsed under a
+ * violation's story) of a page or frame, if it is there and closed. */
+export async function showCheckerSteps(page) {
+  const clicked = await page.evaluate(() => {
+    const d = document.querySelector('[data-testid="checker-steps"]');
+    if (!d || d.open) return false;
+    d.querySelector('summary')?.click();
+    return true;
+  });
+  if (clicked) {
+    await page.waitForFunction(() => document.querySelector('[data-testid="checker-steps"]')?.open, null,
+      { timeout: 3000 });
+  }
+}
+
 /** The element of an editor test id: CodeMirror's host (with its `cfpEditor` handle), or
  * the plain textarea the page falls back to. */
 export async function editor(page, id) {

@@ -357,6 +357,8 @@ check('axe-no-serious-violations', async (ctx) => {
   const r = await L.runToVerdict(page, { timeout: 120000 });
   assert.equal(r.verdict, 'violation');
   await scan('violation');
+  await L.showCheckerSteps(page);
+  await scan('violation, checker steps open');
   const steps = page.locator('[data-testid="trace"] li[tabindex]');
   const n = await steps.count();
   assert.ok(n > 0, 'no focusable trace step');
@@ -739,7 +741,16 @@ check('violation-summary-names-the-lines', async (ctx) => {
       .map((td) => td.textContent.trim()));
     assert.ok(valueNames.length > 0, `${ex.id}: no values for the witness`);
     assert.deepEqual(valueNames.filter((n) => /^%|^step\b/.test(n)), [], `${ex.id}: values list checker names`);
+    // The story (the default view) marks the call's row, and the exit's when the run ends
+    // too early.
+    const storyCall = await page.locator(`${L.tid('story')} li.mark-call`).first().getAttribute('data-line');
+    assert.equal(storyCall, line, `${ex.id}: the story marks line ${storyCall} as the call`);
+    if (exitLine > 0) {
+      const storyExit = await page.locator(`${L.tid('story')} li.mark-exit`).last().getAttribute('data-line');
+      assert.equal(Number(storyExit), exitLine, `${ex.id}: the story marks line ${storyExit} as the exit`);
+    }
     // The trace shows the call's source line as written, and its steps take the keyboard.
+    await L.showCheckerSteps(page);
     const step = page.locator(`[data-testid="trace"] li[data-line="${line}"] .trace-src`).first();
     assert.ok((await step.textContent()).includes(call), `${ex.id}: the trace does not show \`${call}\` at line ${line}`);
     const other = page.locator('[data-testid="trace"] li[data-line]:not([data-line="0"]):not([data-line="' + line + '"])').first();
@@ -809,6 +820,10 @@ check('several-files-in-one-text', async (ctx) => {
   await page.locator(`${L.tid('program-editor')} [data-testid="mark-call"]`).first().waitFor({ state: 'attached', timeout: 3000 });
   const callMarks = await L.editorLinesOf(page, 'program-editor', '[data-testid="mark-call"]');
   assert.deepEqual(callMarks, [line], `the call mark is on lines ${callMarks}, not ${line}`);
+  // The story's rows are editor lines too.
+  const storyCall = await page.locator(`${L.tid('story')} li.mark-call`).first().getAttribute('data-line');
+  assert.equal(Number(storyCall), line, `the story marks editor line ${storyCall}, not ${line}`);
+  await L.showCheckerSteps(page);
   const step = page.locator(`[data-testid="trace"] li[data-line="${line}"] .trace-src`).first();
   assert.ok((await step.textContent()).includes(call), `the trace does not show \`${call}\` at editor line ${line}`);
   // Rows of the model file show its lines as written.

@@ -11,6 +11,7 @@ const FINAL_RE = /^(verified|violation|unknown)/;
 
 /** Everything a round trip compares, read from the page. */
 export async function pageState(page) {
+  await L.showCheckerSteps(page);
   return page.evaluate(() => {
     const q = (id) => document.querySelector(`[data-testid="${id}"]`);
     const app = document.querySelector('.app');
@@ -24,6 +25,7 @@ export async function pageState(page) {
       mode: (q('mode-badge')?.textContent ?? '').trim(),
       word: (q('cex-word')?.textContent ?? '').replace(/\s+/g, ' ').trim(),
       trace: [...document.querySelectorAll('[data-testid="trace"] li')].map((li) => li.textContent.trim()),
+      story: [...document.querySelectorAll('[data-testid="story"] li')].map((li) => li.textContent.trim()),
       proof: !!q('proof'),
       errors: (q('errors')?.textContent ?? '').trim(),
       notices: (q('notices')?.textContent ?? '').trim(),
@@ -175,13 +177,15 @@ export function registerShareChecks(check, url) {
         const s = await settle(p);
         assert.equal(s.verdict, 'violation', `${name} link: verdict`);
         assert.equal(s.mode, 'live', `${name} link: mode`);
-        seen.push({ name, word: s.word, trace: s.trace });
+        seen.push({ name, word: s.word, trace: s.trace, story: s.story });
       } finally {
         await fresh.close();
       }
     }
     assert.equal(seen[0].word, seen[1].word, 'counterexample words differ');
     assert.deepEqual(seen[0].trace, seen[1].trace, 'nested traces differ');
+    assert.ok(seen[0].story.length > 0, 'no story of the violation');
+    assert.deepEqual(seen[0].story, seen[1].story, 'stories differ');
     assert.ok(seen[0].word.includes(cliWord), `page shows "${seen[0].word}", CLI says "${cliWord}"`);
     // The CLI link with the recording, opened where Z3 cannot run: the same counterexample.
     const withRec = cliLink(ex, base(L.env.plainUrl), ['--with-record']);
@@ -192,6 +196,7 @@ export function registerShareChecks(check, url) {
       assert.equal(s.mode, 'replay');
       assert.equal(s.word, seen[0].word, 'replayed counterexample differs');
       assert.deepEqual(s.trace, seen[0].trace, 'replayed trace differs');
+      assert.deepEqual(s.story, seen[0].story, 'replayed story differs');
       // The page's downloaded recording, replayed from beside the page.
       const d = await open(fresh, new URL('?nosw&record=/__records__/page-download.record.json', L.env.plainUrl).href);
       const ds = await settle(d);

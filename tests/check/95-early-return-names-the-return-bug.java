@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 class Bank {
     static final ReentrantLock lock = new ReentrantLock();
-    static int balance = 100;
+    static int balance = 3;
 
     static boolean withdraw(int amount) {
         lock.lock();

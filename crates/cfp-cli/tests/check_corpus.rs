@@ -152,6 +152,9 @@ fn corpus_verdicts_are_right_and_violations_replay() {
             if let Err(e) = exit_is_in_the_source(&case, &json["counterexample"]["summary"]) {
                 failures.push(format!("{name}: summary: {e}"));
             }
+            if let Err(e) = story_marks_the_lines(&json["counterexample"]) {
+                failures.push(format!("{name}: story: {e}"));
+            }
         }
     }
     eprintln!("{table}");
@@ -200,6 +203,50 @@ fn exit_is_in_the_source(case: &Case, summary: &serde_json::Value) -> Result<(),
         }
     } else if !ending.contains(".java:") {
         return Err(format!("no exit line: {ending}"));
+    }
+    Ok(())
+}
+
+/// The story of a violation marks the call the summary names, on its line, and the exit
+/// when the summary names one.
+fn story_marks_the_lines(cex: &serde_json::Value) -> Result<(), String> {
+    let story = cex["story"].as_array().ok_or("no story")?;
+    let summary = cex["summary"].as_str().unwrap_or_default();
+    let line_after = |text: &str, key: &str| -> Option<u64> {
+        let rest = text.split(key).nth(1)?;
+        rest.split(|c: char| !c.is_ascii_digit())
+            .next()?
+            .parse()
+            .ok()
+    };
+    let marked = |mark: &str| -> Vec<u64> {
+        story
+            .iter()
+            .filter(|r| r[mark] == true)
+            .filter_map(|r| r["line"].as_u64())
+            .collect()
+    };
+    let call = marked("call");
+    match line_after(summary, " at line ") {
+        Some(n) if !call.contains(&n) => {
+            return Err(format!("the call of line {n} is marked on {call:?}"));
+        }
+        None if call.is_empty() => return Err("no call marked".into()),
+        _ => {}
+    }
+    if summary.contains(" is never followed by ") {
+        let ending = summary.rsplit_once(": ").map_or("", |(_, e)| e);
+        let exit = [" at line ", " after line "]
+            .iter()
+            .find_map(|k| line_after(ending, k));
+        if let Some(n) = exit {
+            if !marked("exit").contains(&n) {
+                return Err(format!(
+                    "the exit at line {n} is not marked: {:?}",
+                    marked("exit")
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -559,7 +606,11 @@ fn human_output_shows_the_verdict() {
     assert!(stdout.contains("SMT queries"), "{stdout}");
     if code == 1 {
         assert!(stdout.contains("word: "), "{stdout}");
-        assert!(stdout.contains("trace:"), "{stdout}");
+        assert!(
+            stdout.contains("story (the run, line by line):")
+                && stdout.contains("trace (the checker's steps):"),
+            "{stdout}"
+        );
         assert!(stdout.contains("    L"), "{stdout}");
     }
 }

@@ -205,6 +205,9 @@ pub struct CounterexampleJson {
     /// The engine that found it: `cegar` or `hunter`.
     #[serde(default)]
     pub found_by: crate::check::Engine,
+    /// The run line by line in the program's words (absent when it cannot be told).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub story: Vec<crate::check::StoryRow>,
 }
 
 /// The three verdicts, as the result object names them.
@@ -301,6 +304,7 @@ impl ResultJson {
                         globals: c.replay_globals.clone(),
                     },
                     found_by: c.found_by,
+                    story: c.story.clone(),
                 });
             }
             Verdict::Unknown { reason, report, .. } => {

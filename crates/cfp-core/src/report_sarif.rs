@@ -407,6 +407,7 @@ mod tests {
             derivation: String::new(),
             replay: Default::default(),
             found_by: Default::default(),
+            story: Vec::new(),
         });
         let summary = ViolationSummary {
             text: String::new(),

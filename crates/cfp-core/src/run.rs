@@ -164,8 +164,8 @@ impl<S: Solver> Run<S> {
         counterexample.replay_globals = origin.globals(program, &counterexample.replay_globals);
     }
 
-    /// Names where a violation's run leaves the protocol unfinished, from its edges on
-    /// the program ([`crate::check::Checker::name_exit`]).
+    /// Tells a violation's run in the program's words, from its edges on the program
+    /// ([`crate::check::Checker::explain`]).
     fn name_exit(&self, verdict: &mut Verdict) {
         let Some(checker) = self.checker.as_ref() else {
             return;
@@ -176,12 +176,12 @@ impl<S: Solver> Run<S> {
         };
         match verdict {
             Verdict::Violation { counterexample, .. } => {
-                checker.name_exit(counterexample, program);
+                checker.explain(counterexample, program);
             }
             // A possible violation's edges are the slice's: named only without a slice.
             Verdict::Unknown { report, .. } if self.original.is_none() => {
                 if let Some(c) = report.possible_violation.as_deref_mut() {
-                    checker.name_exit(c, program);
+                    checker.explain(c, program);
                 }
             }
             _ => {}

@@ -66,8 +66,8 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../tests/check/28-wakelock-nonrefcounted-ok.java"),
     ),
     (
-        "29-wakelock-nonrefcounted-bug.java",
-        include_str!("../../../tests/check/29-wakelock-nonrefcounted-bug.java"),
+        "96-wakelock-nonrefcounted-release-twice-bug.java",
+        include_str!("../../../tests/check/96-wakelock-nonrefcounted-release-twice-bug.java"),
     ),
     (
         "48-android-lifecycle-leak-bug.java",

@@ -71,6 +71,12 @@ impl App {
             })
             .unwrap_or_default();
         let offending = (marks.call_line > 0).then_some((marks.call_line, 0));
+        // The story belongs to the verdict's iteration.
+        let story = if shown.is_some() && shown == s.result.as_ref().map(|r| r.iterations) {
+            s.violation_story().to_vec()
+        } else {
+            Vec::new()
+        };
         // On a violation's last iteration the PCFA view opens on the offending call's method.
         let focus = s
             .violation_summary()
@@ -137,7 +143,7 @@ impl App {
                         <section class="panel">
                             <h2>{ if proof.is_some() { "Proof" } else { "Counterexample" } }</h2>
                             { proof.unwrap_or_default() }
-                            <CounterexampleView cex={cex} feasibility={feasibility} values={values}
+                            <CounterexampleView cex={cex} feasibility={feasibility} values={values} {story}
                                 interpolants={interpolants} on_line={link.callback(Msg::ShowLine)}
                                 source={s.run_source()} />
                         </section>

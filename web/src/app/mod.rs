@@ -47,6 +47,7 @@ pub mod splitter;
 pub mod startup;
 pub mod state;
 pub mod storage;
+pub mod story_view;
 pub mod trace_rows;
 pub mod views;
 pub mod witness_values;

@@ -334,6 +334,9 @@ pub struct CounterexampleViewProps {
     /// The program text (trace steps show their source line as written).
     #[prop_or_default]
     pub source: AttrValue,
+    /// The violation's story, on its last iteration (empty otherwise).
+    #[prop_or_default]
+    pub story: Vec<cfp_core::check::StoryRow>,
 }
 
 /// Word, derivation tree, nested trace, values and interpolants of one iteration.
@@ -413,7 +416,14 @@ pub fn counterexample_view(props: &CounterexampleViewProps) -> Html {
             if let Some(f) = props.feasibility.clone() {
                 <p class="small">{ "Feasibility: " }<strong>{ f }</strong></p>
             }
-            <LazyDetails open=true summary={format!("Nested trace ({} lines, {} steps) — click a line to show it", rows.len(), cex.trace.len())}>
+            if !props.story.is_empty() {
+                <LazyDetails open=true testid="story-details"
+                    summary={format!("The run, line by line ({} lines) — click a line to show it", props.story.len())}>
+                    { super::story_view::story_view(&props.story, &EditorLines::new(&props.source), &props.on_line) }
+                </LazyDetails>
+            }
+            <LazyDetails open={props.story.is_empty()} testid="checker-steps"
+                summary={format!("Checker steps: the nested trace ({} lines, {} steps)", rows.len(), cex.trace.len())}>
                 <ol class="trace" data-testid="trace">{ for trace }</ol>
             </LazyDetails>
             <LazyDetails open=true summary="Derivation tree">

@@ -59,6 +59,7 @@ impl<S: Solver> Checker<S> {
             replay_edges: replay,
             replay_globals,
             found_by,
+            story: Vec::new(),
         };
         let approximations = self.approximations_of(&concrete);
         if approximations.is_empty() {
@@ -82,24 +83,38 @@ impl<S: Solver> Checker<S> {
         }))
     }
 
-    /// Names where `counterexample`'s run leaves the protocol unfinished (its summary's
-    /// ending and exit line), from its replay edges on `program` (the program its edges
-    /// name). Nothing changes for a call out of place or edges that do not fit.
-    pub(crate) fn name_exit(&self, counterexample: &mut Violation, program: &Program) {
+    /// Tells `counterexample`'s run in the program's words, from its replay edges on
+    /// `program` (the program its edges name): where it leaves the protocol unfinished
+    /// (its summary's ending and exit line) and its story. Nothing changes when the edges
+    /// do not fit.
+    pub(crate) fn explain(&self, counterexample: &mut Violation, program: &Program) {
         let Some(sources) = self.sources.as_ref() else {
             return;
         };
-        let Some((opened, missing)) = summary::unfinished(&counterexample.word, &self.spec) else {
-            return;
-        };
-        summary::name_exit(
-            &mut counterexample.summary,
+        if let Some((opened, missing)) = summary::unfinished(&counterexample.word, &self.spec) {
+            summary::name_exit(
+                &mut counterexample.summary,
+                program,
+                &counterexample.replay_edges,
+                opened,
+                &missing,
+                sources,
+            );
+        }
+        let s = &counterexample.summary;
+        let exit_file = s.exit_file.as_deref().or(s.call_file.as_deref());
+        let story = story::story(
             program,
-            &counterexample.replay_edges,
-            opened,
-            &missing,
             sources,
+            &story::Inputs {
+                replay: &counterexample.replay_edges,
+                trace: &counterexample.trace,
+                values: &counterexample.values,
+                blamed_event: summary::blamed_event(&counterexample.word, &self.spec),
+                exit: (s.exit_line > 0).then_some((s.exit_line, exit_file)),
+            },
         );
+        counterexample.story = story;
     }
 
     /// What a counterexample's concrete run goes through that the model approximates:

@@ -175,6 +175,18 @@ fn opened(spec: &Grammar, terms: &[cfp_grammar::TermId]) -> Option<usize> {
         .find(|&k| cfp_grammar::recognizes(spec, &terms[..k]))
 }
 
+/// The event the summary blames: the call out of place, or the one left unfinished.
+pub(crate) fn blamed_event(word: &[String], spec: &Grammar) -> Option<usize> {
+    let names: Vec<&str> = word.iter().map(String::as_str).collect();
+    let terms = word_of_names(spec, &names)?;
+    let viable = cfp_grammar::viable_prefix(spec, &terms);
+    if viable < word.len() {
+        Some(viable)
+    } else {
+        opened(spec, &terms)
+    }
+}
+
 /// For a word that ends before the protocol is complete: the event left open and the
 /// events still needed (`None` for a call out of place or a word the spec cannot read).
 pub(crate) fn unfinished(word: &[String], spec: &Grammar) -> Option<(usize, Vec<String>)> {

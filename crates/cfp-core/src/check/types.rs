@@ -316,6 +316,54 @@ pub struct Violation {
     /// The engine that found it.
     #[serde(default)]
     pub found_by: Engine,
+    /// The run told line by line in the program's words (empty when its edges do not
+    /// fit the program, and in recordings made before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub story: Vec<StoryRow>,
+}
+
+/// One row of a violation's story: a source line the run executes (consecutive steps on
+/// the same line are one row), with what decides its branch and the events it makes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoryRow {
+    /// Call depth (0: the outermost method with source lines).
+    pub depth: u32,
+    /// The file, when the program has several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The line (1-based).
+    pub line: u32,
+    /// The method.
+    pub method: String,
+    /// The line's code, trimmed (empty when the source is not at hand).
+    pub code: String,
+    /// Values of the line's variables as it runs (`amount = 101`), where the solver's
+    /// model has them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    /// The protocol events it makes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<String>,
+    /// It leaves its method (a `return` statement).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub returns: bool,
+    /// A loop folded: the `rows` rows from this one are one pass, run `times` times in a
+    /// row (0: not folded).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub times: u32,
+    /// See [`StoryRow::times`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rows: u32,
+    /// It makes the call the summary names (out of place, or left unfinished).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub call: bool,
+    /// The run leaves the protocol unfinished here (the summary's exit).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exit: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A violation in one sentence, with the source lines to look at.

@@ -187,6 +187,20 @@ impl PageState {
         }
     }
 
+    /// The final violation's story (empty when there is none, or when the editors were
+    /// edited since the run: its lines would be wrong).
+    pub fn violation_story(&self) -> &[cfp_core::check::StoryRow] {
+        if self.stale() {
+            return &[];
+        }
+        match self.model.finished.as_ref().map(|f| &f.verdict) {
+            Some(cfp_core::check::Verdict::Violation { counterexample, .. }) => {
+                &counterexample.story
+            }
+            _ => &[],
+        }
+    }
+
     /// Z3's state in the toolbar.
     pub fn z3_text(&self) -> &'static str {
         match self.z3 {

@@ -32,10 +32,54 @@ fn trace_line(t: &TraceLine, program: &ProgramFiles) -> String {
     }
 }
 
-/// A counterexample's word, trace and values.
+/// One story row: where, the code, then its values, events and mark; a folded loop's
+/// first row says how often its pass ran.
+fn story_line(r: &cfp_core::check::StoryRow) -> String {
+    let indent = "  ".repeat(r.depth as usize + 1);
+    let at = match &r.file {
+        Some(f) => format!("{f}:{}", r.line),
+        None => format!("L{:<4}", r.line),
+    };
+    let mut notes: Vec<String> = Vec::new();
+    if !r.values.is_empty() {
+        notes.push(r.values.join(", "));
+    }
+    if !r.events.is_empty() {
+        notes.push(format!("→ {}", r.events.join(" ")));
+    }
+    if r.call {
+        notes.push("← the summary's call".into());
+    }
+    if r.exit {
+        notes.push("⏎ leaves the protocol unfinished".into());
+    }
+    let mut line = String::new();
+    if r.times > 1 {
+        let _ = writeln!(
+            line,
+            "{indent}↻ {} times (the next {} line(s)):",
+            r.times, r.rows
+        );
+    }
+    let code = format!("{at} {}", r.code);
+    if notes.is_empty() {
+        let _ = writeln!(line, "{indent}{code}");
+    } else {
+        let _ = writeln!(line, "{indent}{code:<48}  {}", notes.join("  "));
+    }
+    line
+}
+
+/// A counterexample's word, story, trace and values.
 fn write_counterexample(out: &mut String, c: &Violation, file: &ProgramFiles) {
     let _ = writeln!(out, "word: {}", word_text(&c.word));
-    let _ = writeln!(out, "trace:");
+    if !c.story.is_empty() {
+        let _ = writeln!(out, "story (the run, line by line):");
+        for r in &c.story {
+            out.push_str(&story_line(r));
+        }
+    }
+    let _ = writeln!(out, "trace (the checker's steps):");
     for t in &c.trace {
         out.push_str(&trace_line(t, file));
     }

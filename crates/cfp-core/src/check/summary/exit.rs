@@ -9,115 +9,11 @@
 //! elsewhere (a lifecycle's `onStop`), and the culprit is where the program ends: the last
 //! statement of the outermost method of the run — "the program ends at line 67 (`return`)".
 
+use crate::check::program_run::executed;
 use crate::check::types::{ReplayEdge, ViolationSummary};
-use crate::ir::{Edge, MethodId, Program, Stmt};
+use crate::ir::{Edge, MethodId, Program};
 use cfp_syntax::{SourceSet, Span};
-use petgraph::graph::EdgeIndex;
 use std::collections::BTreeSet;
-
-/// One statement (or call, or event) the run executed.
-#[derive(Clone, Copy, Debug)]
-struct Executed {
-    /// The frame (method activation) it ran in, numbered in the order frames start.
-    frame: usize,
-    /// Its call depth.
-    depth: usize,
-    /// The method.
-    method: MethodId,
-    /// Where it is.
-    span: Span,
-    /// A `return` statement.
-    leave: bool,
-    /// An event of the word.
-    event: bool,
-}
-
-/// The run of `replay` on `program` as executed statements, in order; `None` when the
-/// edges do not fit the program.
-fn executed(program: &Program, replay: &[ReplayEdge]) -> Option<Vec<Executed>> {
-    // (method, frame, the call edge it waits on, when it is not the top).
-    let mut stack: Vec<(MethodId, usize, Option<EdgeIndex>)> = Vec::new();
-    let mut frames = 0usize;
-    let mut out = Vec::new();
-    for step in replay {
-        let method = MethodId(u32::try_from(step.method).ok()?);
-        if stack.is_empty() {
-            stack.push((method, frames, None));
-            frames += 1;
-        }
-        let &(top, frame, _) = stack.last()?;
-        if top != method {
-            return None;
-        }
-        let cfa = program.method(method)?;
-        let ix = EdgeIndex::new(step.edge);
-        let edge = cfa.graph.edge_weight(ix)?;
-        let depth = stack.len() - 1;
-        let mut push = |span: Span, leave: bool, event: bool| {
-            if span != Span::default() {
-                out.push(Executed {
-                    frame,
-                    depth,
-                    method,
-                    span,
-                    leave,
-                    event,
-                });
-            }
-        };
-        match edge {
-            Edge::Block(stmts) => {
-                for s in stmts {
-                    push(s.span, matches!(s.node, Stmt::Leave), false);
-                }
-            }
-            Edge::Api { span, .. } => {
-                // An event without a span still counts.
-                out.push(Executed {
-                    frame,
-                    depth,
-                    method,
-                    span: *span,
-                    leave: false,
-                    event: true,
-                });
-            }
-            Edge::ApiCall { span, .. } => push(*span, false, false),
-            Edge::Call { callee, span, .. } => {
-                push(*span, false, false);
-                if let Some(top) = stack.last_mut() {
-                    top.2 = Some(ix);
-                }
-                stack.push((*callee, frames, None));
-                frames += 1;
-                let callee_cfa = program.method(*callee)?;
-                if callee_cfa.entry != callee_cfa.exit {
-                    continue;
-                }
-            }
-        }
-        // Returns: the edge ended its method; the caller's call edge may end the caller.
-        let mut ended = match edge {
-            Edge::Call { .. } => true,
-            _ => {
-                let (_, target) = cfa.graph.edge_endpoints(ix)?;
-                cfa.is_exit(target)
-            }
-        };
-        while ended {
-            stack.pop();
-            ended = match stack.last() {
-                Some(&(m, _, Some(call))) => {
-                    let c = program.method(m)?;
-                    let (_, target) = c.graph.edge_endpoints(call)?;
-                    c.is_exit(target)
-                }
-                _ => false,
-            };
-        }
-    }
-    Some(out)
-}
 
 /// The methods `m` may call (itself included).
 fn reach(program: &Program, m: MethodId) -> BTreeSet<MethodId> {
