@@ -188,10 +188,10 @@ export function galleryExamples() {
 }
 
 /** The native CLI's verdict and iteration count. */
-export function nativeCheck(programPath, specPath) {
+export function nativeCheck(programPath, specPath, extra = []) {
   let out;
   try {
-    out = execFileSync(env.cfp, ['check', programPath, '--spec', specPath, '--json', '--no-timing'], {
+    out = execFileSync(env.cfp, ['check', programPath, '--spec', specPath, '--json', '--no-timing', ...extra], {
       env: { ...process.env, CFP_Z3: env.z3 },
       encoding: 'utf8',
       timeout: 120000,

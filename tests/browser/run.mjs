@@ -251,6 +251,15 @@ check('pcfa-ids-match-the-core', async (ctx) => {
       await page.locator('.pcfa .tabs button', { hasText: p.method }).first().click();
       await page.waitForSelector(`.pcfa .tabs button.selected >> text="${p.method}"`, { timeout: 10000 });
       await waitForGraph(page, p.method);
+      // Removed edges are hidden until asked for (the choice stays while the page lives).
+      const toggle = page.locator(L.tid('pcfa-show-removed'));
+      assert.equal(await toggle.count(), p.removed.length > 0 ? 1 : 0, `${p.method}: the removed-edges toggle`);
+      if (p.removed.length > 0 && !(await toggle.isChecked())) {
+        const hiddenFirst = await page.evaluate(() => document.querySelectorAll('svg.pcfa-svg [data-testid="pcfa-removed"]').length);
+        assert.equal(hiddenFirst, 0, `iteration ${g.iteration}, ${p.method}: removed edges drawn while hidden`);
+        await toggle.check();
+        await waitForGraph(page, p.method);
+      }
       const shown = await page.evaluate(() => ({
         cloned: [...document.querySelectorAll('svg.pcfa-svg [data-testid="pcfa-cloned"]')].map((e) => Number(e.getAttribute('data-state-id'))),
         removed: [...document.querySelectorAll('svg.pcfa-svg [data-testid="pcfa-removed"]')].map((e) => Number(e.getAttribute('data-edge-id'))),
@@ -431,7 +440,7 @@ check('panes-resize', async (ctx) => {
   return `editors ${w0.toFixed(0)} → drag ${w1.toFixed(0)} → keys ${w2.toFixed(0)} → reload ${w3.toFixed(0)} px`;
 });
 
-// d3. Issue 14.6: PCFAs laid out by Graphviz. For every gallery example, at its last
+// d3. PCFAs laid out by Graphviz. For every gallery example, at its last
 //     iteration, every method's graph has no two edge labels whose boxes overlap, and
 //     labels are at least 12 px in the default view; wheel zoom changes the view, Reset
 //     brings the default view back, Fit shows the whole graph. Screenshots in both themes.
@@ -674,7 +683,7 @@ self.addEventListener('message', (ev) => {
   return `the page said "${message.slice(0, 80)}…", the run ended, the next run: ${r.verdict}`;
 });
 
-// Issue 14.3: edits survive a reload, the selector says "edited", choosing an example over
+// edits survive a reload, the selector says "edited", choosing an example over
 // edits can be undone, and share titles name the program's class.
 check('edits-survive-reload-and-undo', async (ctx) => {
   const page = await openApp(ctx);
@@ -698,7 +707,7 @@ check('edits-survive-reload-and-undo', async (ctx) => {
   return 'kept across a reload, selector "edited", share title "class Bank", example replaced and undone';
 });
 
-// Issue 14.4: a violation says what went wrong in the program's terms — the same sentence
+// a violation says what went wrong in the program's terms — the same sentence
 // as `cfp check --json`, naming the offending call's line — marks that line in the editor
 // and opens the PCFA view on its method.
 check('violation-summary-names-the-lines', async (ctx) => {
@@ -794,7 +803,7 @@ check('stale-after-edit-and-live-region', async (ctx) => {
   return `announced "${announced.slice(0, 60)}…"; an edit marks the result out of date and hides its marks; undoing it brings them back`;
 });
 
-// Issue 16.6: several files in one text (marker lines `// -- path --`, what a source tree
+// several files in one text (marker lines `// -- path --`, what a source tree
 // is for the CLI): the summary names the file and its own line, as `cfp check` does, and
 // the page maps that line back to the editor — the call mark, the trace rows (of every
 // file, the model's too) and a click on a row.
@@ -843,7 +852,7 @@ check('several-files-in-one-text', async (ctx) => {
   return `${file}:${local} is editor line ${line}; ${inModel.length} row(s) in the model file, a click shows line ${modelLine}`;
 });
 
-// Issue 14.2: a live run shows its progress (iteration, phase, time against the limit,
+// a live run shows its progress (iteration, phase, time against the limit,
 // predicates) and stops at the time limit with `unknown`; Escape cancels.
 check('progress-time-limit-and-escape', async (ctx) => {
   const page = await warmApp(ctx);
@@ -855,7 +864,7 @@ check('progress-time-limit-and-escape', async (ctx) => {
   await page.locator(L.tid('run')).first().click();
   const h = await page.waitForFunction(() => {
     const p = document.querySelector('[data-testid="phase"]')?.textContent ?? '';
-    return /^running… iteration \d+ · [a-z ]+ · \d+\.\d s of 10 s · \d+ predicate\(s\)$/.test(p) && /[1-9]\.\d s/.test(p) ? p : null;
+    return /^running… iteration \d+ · [①②③④] [^·]+ · \d+\.\d s of 10 s · \d+ predicate\(s\)$/.test(p) && /[1-9]\.\d s/.test(p) ? p : null;
   }, null, { timeout: 30000, polling: 100 });
   const progress = await h.jsonValue();
   await page.waitForFunction(() => /^unknown/.test(document.querySelector('[data-testid="verdict"]')?.textContent ?? ''),
@@ -876,7 +885,7 @@ check('progress-time-limit-and-escape', async (ctx) => {
   return `progress "${progress}"; stopped at the limit after ${took.toFixed(1)} s: ${reason}; Escape cancelled`;
 });
 
-// Issue 14.7: on a phone (390x844) nothing scrolls sideways, and after Run the verdict is
+// on a phone (390x844) nothing scrolls sideways, and after Run the verdict is
 // in view (the results are below the editors there).
 check('phone-layout', async (ctx) => {
   const page = await L.newPage(ctx);
@@ -952,7 +961,7 @@ check('docs-screenshots', async (ctx) => {
   return 'docs-{violation,trace,pcfa,dark,syntax-error,phone}.png';
 });
 
-// Issue 14.1: Z3 running out of memory ends the run `unknown` with a plain reason, a new
+// Z3 running out of memory ends the run `unknown` with a plain reason, a new
 // worker starts, and the next run verifies. The test lowers Z3's memory cap (the bridge's
 // setMemoryCap, the same mechanism as the default 1.5 GB cap) to 1 MB for one run — below
 // what any query needs —, so the solver's allocations really go past it and fail, as a
@@ -1030,7 +1039,7 @@ check('longtasks-and-latency', async (ctx) => {
   return `click-to-verdict ${times.map((t) => t.toFixed(0)).join('/')} ms (median ${median.toFixed(0)}, best ${best.toFixed(0)}; target ${TARGET.clickToVerdictMs}); longest task ${longest.toFixed(0)} ms, ${over} over the ${TARGET.longTaskMs} ms target${heavyNote}; load average ${load}`;
 });
 
-// Issue 15: a generated 500-line program runs to its verdict (the native CLI's) with the
+// a generated 500-line program runs to its verdict (the native CLI's) with the
 // page responsive (no main-thread task over 100 ms; the assertion allows 5x) and showing
 // progress (the phase and the iteration count change before the verdict).
 check('large-program', async (ctx) => {

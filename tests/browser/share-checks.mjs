@@ -335,6 +335,63 @@ export function registerShareChecks(check, url) {
     return out.join('; ');
   });
 
+  // A class without `main`: the page says so and offers the harness that fits; the run
+  //    goes through it (the CLI's verdict with --harness), and the share link re-runs the
+  //    same check in a fresh profile.
+  check('no-main-harness-and-its-link', async (ctx) => {
+    const program = [
+      'import java.util.concurrent.locks.ReentrantLock;',
+      '',
+      'class Account {',
+      '    final ReentrantLock lock = new ReentrantLock();',
+      '    int balance;',
+      '',
+      '    public boolean withdraw(int amount) {',
+      '        lock.lock();',
+      '        if (amount > balance) {',
+      '            return false;',
+      '        }',
+      '        balance -= amount;',
+      '        lock.unlock();',
+      '        return true;',
+      '    }',
+      '}',
+      '',
+    ].join('\n');
+    const dir = join(L.env.root, 'target', 'browser-records');
+    mkdirSync(dir, { recursive: true });
+    const programPath = join(dir, 'Account.java');
+    writeFileSync(programPath, program);
+    const specPath = join(L.env.root, 'tests', 'specs', 'lock.cfg');
+    const native = L.nativeCheck(programPath, specPath, ['--harness', 'public-methods']);
+    assert.equal(native.verdict, 'violation', `native: ${JSON.stringify(native)}`);
+    const page = await L.newPage(ctx);
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    await page.locator(L.tid('program-editor')).first().waitFor({ state: 'attached', timeout: 30000 });
+    await L.setEditor(page, 'spec-editor', readFileSync(specPath, 'utf8'));
+    await L.setEditor(page, 'program-editor', program);
+    await page.locator(L.tid('no-main')).waitFor({ timeout: 10000 });
+    await L.screenshot(page, '10-no-main');
+    await page.locator(L.tid('use-harness')).click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="no-main"]'), null, { timeout: 3000 });
+    assert.equal(await page.locator(L.tid('entry-select')).inputValue(), 'harness:public-methods');
+    const r = await L.runToVerdict(page, { timeout: 120000 });
+    assert.equal(r.verdict, native.verdict, 'the page and the CLI disagree');
+    const reason = (await page.locator(L.tid('verdict-reason')).first().textContent()).trim();
+    assert.equal(reason, native.summary.split(`${programPath}:`).join('line ').replace(/`/g, ''), 'summary');
+    const texts = await shareTexts(page);
+    const fresh = await L.launch();
+    try {
+      const p = await open(fresh, texts.link);
+      const s = await settle(p);
+      assert.equal(s.verdict, native.verdict, 'the link re-ran another check');
+      assert.equal(await p.locator(L.tid('entry-select')).inputValue(), 'harness:public-methods', 'the link lost the harness');
+    } finally {
+      await fresh.close();
+    }
+    return `no main → public-methods harness offered; ${r.verdict} as the CLI with --harness; the link re-runs it`;
+  });
+
   // m. Malformed, truncated, oversized and hostile links: a clear message, nothing runs, no hang.
   check('hostile-links', async (ctx) => {
     const b64 = (buf) => buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -236,3 +236,50 @@ fn long_links_warn_on_stderr_and_still_succeed() {
         "{stderr}"
     );
 }
+
+/// A run through a harness (`--harness`) or from a method (`--entry`) shares as a link
+/// that makes the page run the same check.
+#[test]
+fn harness_and_entry_runs_share_their_start() {
+    let dir = scratch();
+    let program = dir.join("account.java");
+    std::fs::write(
+        &program,
+        "import java.util.concurrent.locks.ReentrantLock;\n\
+         class Account {\n    final ReentrantLock lock = new ReentrantLock();\n\
+         \x20   public void deposit(int n) { lock.lock(); if (n > 0) { return; } lock.unlock(); }\n}\n",
+    )
+    .expect("write program");
+    let program = program.display().to_string();
+    for (flags, entry, harness) in [
+        (
+            &["--harness", "public-methods"][..],
+            None,
+            Some("public-methods"),
+        ),
+        (
+            &["--entry", "Account.deposit"][..],
+            Some("Account.deposit"),
+            None,
+        ),
+    ] {
+        let record = dir.join("start.record.json").display().to_string();
+        let mut args = vec![
+            "check",
+            program.as_str(),
+            "--spec",
+            "lock",
+            "--record",
+            &record,
+        ];
+        args.extend_from_slice(flags);
+        let (code, stdout, stderr) = cfp(&args);
+        assert_eq!(code, 1, "{flags:?}: {stdout}{stderr}");
+        let (code, url, stderr) = cfp(&["share", &record]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(!stderr.contains("warning"), "{stderr}");
+        let s = state_of(url.trim());
+        assert_eq!(s.options.entry.as_deref(), entry, "{flags:?}");
+        assert_eq!(s.options.harness.as_deref(), harness, "{flags:?}");
+    }
+}

@@ -20,17 +20,22 @@
 //! Every argument of a callback or method is an arbitrary value, fresh at each call
 //! (the result of a call to a class outside the program).
 
+mod entry_points;
+
+pub use entry_points::{entry_points, EntryPoints};
+
 use cfp_syntax::ast::{
     ClassDecl, CompilationUnit, ConstructorDecl, Member, MethodDecl, Param, TypeKind,
 };
 use std::fmt::Write as _;
 
 /// Which driver to generate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum HarnessKind {
     /// The Android activity lifecycle.
     AndroidActivity,
     /// Public methods in any order on one instance.
+    #[default]
     PublicMethods,
 }
 

@@ -230,7 +230,7 @@ fn unknown_fields(json: &[u8]) -> Vec<String> {
     use serde::de::IgnoredAny;
     use std::collections::BTreeMap;
     const TOP: &[&str] = &["program", "spec", "options", "iteration", "embed", "record"];
-    const OPTIONS: &[&str] = &["max_iterations"];
+    const OPTIONS: &[&str] = &["max_iterations", "entry", "harness"];
     const EMBED: &[&str] = &["read_only", "start_at", "autoplay"];
     /// The keys of the two nested objects that have known fields; other values are skipped.
     #[derive(Deserialize)]

@@ -62,6 +62,9 @@ pub struct RecordOptions {
     /// The entry method (`--entry`), when not `main`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<String>,
+    /// The generated driver (`--harness`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness: Option<String>,
     /// The wall-clock limit (`--timeout`), in seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_secs: Option<f64>,
@@ -139,6 +142,8 @@ impl<E, R, T> RecordFile<E, R, T> {
             spec: self.spec.text.clone(),
             options: ShareOptions {
                 max_iterations: Some(self.options.max_iterations),
+                entry: self.options.entry.clone(),
+                harness: self.options.harness.clone(),
             },
             ..ShareState::default()
         }
@@ -348,6 +353,7 @@ mod tests {
             options: RecordOptions {
                 max_iterations: 3,
                 entry: None,
+                harness: None,
                 timeout_secs: Some(1.5),
             },
             events: vec![Ev { kind: "finished" }],

@@ -44,6 +44,13 @@ pub struct ShareOptions {
     /// Bound on refinement iterations; `None` uses the playground's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_iterations: Option<u32>,
+    /// The entry method (`cfp check --entry`, e.g. `Account.deposit`); `None`: `main`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
+    /// The generated driver (`cfp check --harness`: `android-activity` or
+    /// `public-methods`); `None`: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness: Option<String>,
 }
 
 impl ShareOptions {

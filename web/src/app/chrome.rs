@@ -1,6 +1,7 @@
 //! The page chrome of [`App`]: toolbar (full and embed), live/replay badge, verdict bar,
 //! proof, errors and notices.
 
+use super::entry_choice::{self, EntryChoice};
 use super::messages::VerdictName;
 use super::state::LoopPhase;
 use super::state::{Mode, Msg, RunButton, DEFAULT_SPEED_MS};
@@ -74,6 +75,11 @@ impl App {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             Msg::Budget(v.parse().ok())
         });
+        let on_entry = link.callback(|e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            Msg::Entry(EntryChoice::from_value(&v))
+        });
+        let entries = entry_choice::menu(&s.entry_points.clone().unwrap_or_default(), &s.entry);
         let step_label = if s.stepping() { "Next step" } else { "Step" };
         let mut budgets: Vec<Option<u32>> = BUDGETS.to_vec();
         if !budgets.contains(&s.budget) {
@@ -117,6 +123,13 @@ impl App {
                             <option value={b.map(|n| n.to_string()).unwrap_or_default()} selected={*b == s.budget}>
                                 { b.map(|n| n.to_string()).unwrap_or_else(|| "default".into()) }
                             </option>
+                        }) }
+                    </select>
+                </label>
+                <label class="field" title="Where the check starts: main, a generated driver (harness), or one method">{ "Check from " }
+                    <select data-testid="entry-select" onchange={on_entry} disabled={s.mode == Mode::Replay}>
+                        { for entries.iter().map(|c| html! {
+                            <option value={c.value()} selected={*c == s.entry}>{ c.label() }</option>
                         }) }
                     </select>
                 </label>
@@ -240,6 +253,53 @@ impl App {
         }
     }
 
+    /// What keeps the inputs from being checked, in the results pane: errors with links
+    /// to their lines, and a program without `main` with the start that fits it.
+    pub(super) fn view_input_help(&self, ctx: &Context<App>) -> Html {
+        let s = &self.state;
+        let link = ctx.link();
+        let errors: Vec<Html> = s
+            .input_errors()
+            .map(|d| {
+                let (what, line) = (d.file, d.line);
+                let place = match what {
+                    crate::protocol::InputFile::Program => format!("program line {}:{}", d.line, d.col),
+                    crate::protocol::InputFile::Spec => format!("spec line {}:{}", d.line, d.col),
+                };
+                let onclick = link.callback(move |_| match what {
+                    crate::protocol::InputFile::Program => Msg::ShowLine(line),
+                    crate::protocol::InputFile::Spec => Msg::ShowSpecLine(line),
+                });
+                html! {
+                    <li><button class="link" {onclick}>{ place }</button>{ format!(": {}", d.message) }</li>
+                }
+            })
+            .collect();
+        let missing = s.missing_entry().filter(|_| !s.busy());
+        html! {
+            <>
+                if !errors.is_empty() {
+                    <section class="panel input-errors" data-testid="input-errors" role="alert">
+                        <h2>{ "The input has errors" }</h2>
+                        <ul>{ for errors }</ul>
+                    </section>
+                }
+                if let Some(harness) = missing {
+                    <section class="panel no-main" data-testid="no-main">
+                        <p>{ "This program has no " }<code>{ "main" }</code>
+                            { " method, so a check has nowhere to start. " }
+                            <button data-testid="use-harness"
+                                onclick={link.callback(move |_| Msg::Entry(EntryChoice::Harness(harness.to_owned())))}>
+                                { format!("Check it through the {harness} harness") }
+                            </button>
+                            { " or pick a method under “Check from”." }
+                        </p>
+                    </section>
+                }
+            </>
+        }
+    }
+
     /// For a verified run's last iteration: what was proved.
     pub(super) fn view_proof(&self, shown: Option<u32>) -> Option<Html> {
         let r = self.state.result.as_ref()?;
@@ -312,6 +372,16 @@ impl App {
                                 <li>{ "Not included: take a counterexample word and its path, and ask Z3 whether the path is feasible. Feasible: a violation." }</li>
                                 <li>{ "Infeasible: refine — new predicates (p1, p2, …) clone PCFA states and remove edges — and go to 1." }</li>
                             </ol>
+                        </section>
+                        <section>
+                            <h3>{ "The program" }</h3>
+                            <ul class="small">
+                                <li>{ "Java 17 classes in one text (several files: a line " }<code>{ "// -- path/File.java --" }</code>{ " starts each). Library classes (JDK, Android) are modelled or left opaque; exceptions, static initialisation, overloads, lambdas and threads follow the JVM." }</li>
+                                <li>{ "A check starts at " }<code>{ "main" }</code>{ ". Without one, choose under “Check from”: a generated driver (" }<em>{ "android-activity" }</em>{ " walks an Activity's lifecycle, " }<em>{ "public-methods" }</em>{ " calls the public methods in any order) or one method." }</li>
+                                <li><code>{ "*" }</code>{ " is any value (" }<code>{ "if (*)" }</code>{ ", " }<code>{ "x = *;" }</code>{ "); so is what a method the program does not define returns, e.g. " }<code>{ "Input.readInt()" }</code>{ " — input the program does not control." }</li>
+                                <li>{ "Ctrl+Enter (⌘+Enter) runs; Escape cancels. Share makes a link, a Markdown link or an " }<code>{ "<iframe>" }</code>{ " embed of the inputs and the run." }</li>
+                                <li>{ "A violation is told as a story, one row per line of the run with the values that decide it; the checker's own steps are under “Checker steps”." }</li>
+                            </ul>
                         </section>
                         <section>
                             <h3>{ "Spec syntax" }</h3>

@@ -53,6 +53,13 @@ impl App {
             None => (None, None, Shared::default(), None),
         };
         let proof = self.view_proof(shown);
+        // The methods the shown counterexample's path enters, in order (their PCFAs first).
+        let mut path_methods: Vec<String> = Vec::new();
+        for t in cex.iter().flat_map(|c| c.trace.iter()) {
+            if !t.method.is_empty() && !path_methods.contains(&t.method) {
+                path_methods.push(t.method.clone());
+            }
+        }
         // The offending call's line is highlighted until a trace step is clicked; the call
         // and the exit keep their gutter marks.
         let lines = EditorLines::new(&s.program);
@@ -112,11 +119,12 @@ impl App {
                         if !s.read_only && !s.embed { { self.view_spec_picker(ctx) } }
                         <Editor title="Spec" testid="spec-editor" lang={Lang::Spec}
                             value={s.spec.clone()} on_change={link.callback(Msg::Spec)}
-                            diagnostics={spec_diags} read_only={s.read_only} />
+                            diagnostics={spec_diags} highlight={s.spec_highlight} read_only={s.read_only} />
                     </div>
                     if !s.embed { <Splitter /> }
                     <div class="col results">
                         { self.view_verdict() }
+                        { self.view_input_help(ctx) }
                         <section class="panel">
                             <h2>{ "Timeline" }
                                 if s.selected.is_some() {
@@ -136,7 +144,7 @@ impl App {
                         <section class="panel">
                             <h2>{ "PCFAs" }</h2>
                             <PcfaView grammar={record.as_ref().and_then(|r| r.grammar.clone())}
-                                focus={focus} busy={busy}
+                                focus={focus} busy={busy} {path_methods}
                                 previous={shown.and_then(|i| s.model.previous_grammar(i))}
                                 refinement={previous_refinement} />
                         </section>

@@ -35,6 +35,7 @@
 pub mod chrome;
 pub mod editor;
 pub mod editor_lines;
+pub mod entry_choice;
 pub mod examples;
 pub mod layout;
 pub mod messages;

@@ -13,7 +13,7 @@ pub mod dot;
 
 use super::messages::PcfaView as Pcfa;
 use super::model::{GrammarSnapshot, Refinement, Shared};
-use dot::{pcfa_dot, PcfaDot};
+use dot::{pcfa_dot, DotOptions, PcfaDot};
 use gloo::events::EventListener;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -41,6 +41,10 @@ pub struct PcfaViewProps {
     /// end (or the next pause) to be drawn.
     #[prop_or_default]
     pub busy: bool,
+    /// The methods of the shown counterexample's path, in the order it enters them: their
+    /// tabs come first.
+    #[prop_or_default]
+    pub path_methods: Vec<String>,
 }
 
 /// The most states and edges of a graph drawn while a run goes on. d3-graphviz builds the
@@ -54,6 +58,8 @@ pub const LIVE_DRAW_MAX: usize = 60;
 #[function_component(PcfaView)]
 pub fn pcfa_view(props: &PcfaViewProps) -> Html {
     let selected = use_state(|| None::<String>);
+    // The edges the refinement removed are drawn on request only (they cross the graph).
+    let show_removed = use_state(|| false);
     let Some(grammar) = props.grammar.as_ref() else {
         return html! { <p class="muted">{ "No PCFA yet: run a check." }</p> };
     };
@@ -90,7 +96,14 @@ pub fn pcfa_view(props: &PcfaViewProps) -> Html {
         .or(changed)
         .or_else(|| graphs.first().map(|p| p.method.clone()))
         .unwrap_or_default();
-    let tabs = graphs.iter().map(|p| {
+    // The counterexample's methods first (in path order), the synthetic root last.
+    let rank = |p: &Pcfa| {
+        let on_path = props.path_methods.iter().position(|m| *m == p.method);
+        (on_path.is_none(), on_path, p.method.starts_with('<'))
+    };
+    let mut ordered: Vec<(usize, &Pcfa)> = graphs.iter().enumerate().collect();
+    ordered.sort_by_key(|(i, p)| (rank(p), *i));
+    let tabs = ordered.into_iter().map(|(_, p)| {
         let sel = selected.clone();
         let name = p.method.clone();
         let class = classes!(
@@ -98,12 +111,20 @@ pub fn pcfa_view(props: &PcfaViewProps) -> Html {
             (p.method == method).then_some("selected"),
             (change_count(p) > 0).then_some("changed")
         );
+        let on_path = props.path_methods.contains(&p.method);
         html! {
-            <button class={class} onclick={Callback::from(move |_| sel.set(Some(name.clone())))}>
+            <button class={classes!(class, on_path.then_some("on-path"))}
+                title={if on_path { "on the counterexample's path" } else { "" }}
+                onclick={Callback::from(move |_| sel.set(Some(name.clone())))}>
                 { p.method.clone() }
             </button>
         }
     });
+    let removed_count = graph_removed(graphs, &method);
+    let toggle_removed = {
+        let show = show_removed.clone();
+        Callback::from(move |_| show.set(!*show))
+    };
     let Some(graph) = graphs.iter().find(|p| p.method == method) else {
         return html! {};
     };
@@ -137,11 +158,27 @@ pub fn pcfa_view(props: &PcfaViewProps) -> Html {
     html! {
         <div class="pcfa">
             <div class="tabs">{ for tabs }</div>
+            if removed_count > 0 {
+                <label class="small pcfa-removed-toggle">
+                    <input type="checkbox" data-testid="pcfa-show-removed" checked={*show_removed}
+                        onchange={toggle_removed} />
+                    { format!(" show the {removed_count} edge(s) the last refinement removed") }
+                </label>
+            }
             <PcfaGraph grammar={grammar.clone()} previous={props.previous.clone()}
-                method={AttrValue::from(method.clone())} busy={props.busy} />
+                method={AttrValue::from(method.clone())} busy={props.busy}
+                options={DotOptions { removed: *show_removed }} />
             { note.unwrap_or_default() }
         </div>
     }
+}
+
+/// How many edges the refinement removed from `method`'s PCFA.
+fn graph_removed(graphs: &[Pcfa], method: &str) -> usize {
+    graphs
+        .iter()
+        .find(|p| p.method == method)
+        .map_or(0, |p| p.removed.len())
 }
 
 /// `names` for a sentence: `—` when empty, the first [`NAMES_LISTED`] and how many more.
@@ -237,6 +274,9 @@ pub struct PcfaGraphProps {
     /// A run is going on (see [`PcfaViewProps::busy`]).
     #[prop_or_default]
     pub busy: bool,
+    /// How to draw it.
+    #[prop_or_default]
+    pub options: DotOptions,
 }
 
 /// One method's PCFA, drawn by `graph.js` into a host element it owns.
@@ -251,8 +291,9 @@ pub fn pcfa_graph(props: &PcfaGraphProps) -> Html {
             props.grammar.clone(),
             props.previous.clone(),
             props.method.clone(),
+            props.options,
         ),
-        |(grammar, previous, method)| {
+        |(grammar, previous, method, options)| {
             let before = previous
                 .as_ref()
                 .and_then(|g| g.pcfas.iter().find(|p| p.method == method.as_str()));
@@ -260,7 +301,7 @@ pub fn pcfa_graph(props: &PcfaGraphProps) -> Html {
                 .pcfas
                 .iter()
                 .find(|p| p.method == method.as_str())
-                .map(|g| pcfa_dot(g, before))
+                .map(|g| pcfa_dot(g, before, *options))
         },
     );
     {

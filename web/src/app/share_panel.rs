@@ -116,7 +116,8 @@ fn record_file_text(state: &ShareState, rec: &Recording) -> Option<String> {
                 .options
                 .max_iterations
                 .unwrap_or(cfp_core::check::CheckOptions::default().max_iterations),
-            entry: None,
+            entry: state.options.entry.clone(),
+            harness: state.options.harness.clone(),
             timeout_secs: None,
         },
         events: rec.events.clone(),

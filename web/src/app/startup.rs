@@ -110,6 +110,8 @@ pub struct RecordedInputs {
     pub spec: String,
     /// Iteration budget of the recorded run.
     pub max_iterations: Option<u32>,
+    /// Where the recorded check started.
+    pub entry: super::entry_choice::EntryChoice,
 }
 
 /// A recording ready to replay, with the inputs it was made from.
@@ -130,6 +132,10 @@ pub fn record_from_link(state: &ShareState, recording: Recording) -> Result<Load
             program: state.program.clone(),
             spec: state.spec.clone(),
             max_iterations: state.options.max_iterations,
+            entry: super::entry_choice::EntryChoice::from_options(
+                state.options.entry.as_deref(),
+                state.options.harness.as_deref(),
+            ),
         },
         run,
     })
@@ -143,6 +149,10 @@ pub fn record_from_file(path: &str, text: &str) -> Result<LoadedRecord, String> 
         program: file.program.text.clone(),
         spec: file.spec.text.clone(),
         max_iterations: Some(file.options.max_iterations),
+        entry: super::entry_choice::EntryChoice::from_options(
+            file.options.entry.as_deref(),
+            file.options.harness.as_deref(),
+        ),
     };
     let run = ReplayRun::new(Recording {
         events: file.events,

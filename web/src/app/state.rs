@@ -8,6 +8,7 @@
 //! worker on every message about it; a message of any other run (a `cancelled` or the
 //! events an older run still had in flight) is dropped.
 
+use super::entry_choice::{self, EntryChoice};
 use super::examples::Example;
 use super::messages::{
     Diagnostic, Event, FromWorker, InputFile, RunMode, RunOptions, RunResult, ToWorker, Z3Status,
@@ -141,6 +142,7 @@ pub struct RunInputs {
     program: AttrValue,
     spec: AttrValue,
     budget: Option<u32>,
+    entry: EntryChoice,
 }
 
 /// The latest run as received (for recordings in share links).
@@ -185,10 +187,14 @@ pub enum Msg {
     Speed(u32),
     /// Iteration budget (`None` = default).
     Budget(Option<u32>),
+    /// Where checks start.
+    Entry(EntryChoice),
     /// Select an iteration (`None` = follow the latest).
     Select(Option<u32>),
     /// Highlight a program line.
     ShowLine(u32),
+    /// Highlight a spec line.
+    ShowSpecLine(u32),
     /// Cycle the theme.
     ToggleTheme,
     /// Clear the error list.
@@ -277,6 +283,11 @@ pub struct PageState {
     pub spec: AttrValue,
     /// Iteration budget (`None` = default).
     pub budget: Option<u32>,
+    /// Where checks start (`main`, a method, a harness).
+    pub entry: EntryChoice,
+    /// What the program in the editor offers as a start (updated when it is linted;
+    /// `None` while it does not parse).
+    pub entry_points: Option<cfp_core::harness::EntryPoints>,
     /// Time limit of live runs in seconds (`None`: no limit).
     pub time_limit_s: Option<u32>,
     /// Inline diagnostics of the editors.
@@ -311,6 +322,8 @@ pub struct PageState {
     pub selected: Option<u32>,
     /// Highlighted program line and a counter (to re-trigger the same line).
     pub highlight: Option<(u32, u32)>,
+    /// Highlighted spec line, the same way.
+    pub spec_highlight: Option<(u32, u32)>,
     /// Colour theme.
     pub theme: Theme,
     /// A remark next to the phase ("cancelled", "waiting for Z3 to load…").
@@ -370,6 +383,8 @@ impl PageState {
             program: AttrValue::from(program),
             spec: AttrValue::from(spec),
             budget: None,
+            entry: EntryChoice::Main,
+            entry_points: None,
             time_limit_s: Some(DEFAULT_TIME_LIMIT_S),
             diagnostics: Vec::new(),
             z3: None,
@@ -390,6 +405,7 @@ impl PageState {
             notices: page.notices,
             selected: None,
             highlight: None,
+            spec_highlight: None,
             theme: Theme::Auto,
             status_note: String::new(),
             embed: page.params.embed,
@@ -423,6 +439,10 @@ impl PageState {
             s.program = AttrValue::from(state.program.clone());
             s.spec = AttrValue::from(state.spec.clone());
             s.budget = state.options.max_iterations;
+            s.entry = EntryChoice::from_options(
+                state.options.entry.as_deref(),
+                state.options.harness.as_deref(),
+            );
             s.example_id = s.matching_example();
             s.landing = state.iteration;
             s.embed_options = state.embed.clone();
@@ -451,6 +471,7 @@ impl PageState {
             s.autorun = true;
         }
         s.decide_mode();
+        s.entry_points = entry_choice::entry_points(&s.program);
         s
     }
 
@@ -520,6 +541,11 @@ impl PageState {
                 self.budget = b;
                 self.forget_link(&mut fx);
             }
+            Msg::Entry(e) => {
+                self.entry = e;
+                self.forget_link(&mut fx);
+                fx.push(Effect::ScheduleLint);
+            }
             Msg::Select(i) => {
                 self.selected = i;
                 self.landing = None;
@@ -528,6 +554,10 @@ impl PageState {
             Msg::ShowLine(line) => {
                 let n = self.highlight.map_or(0, |(_, n)| n.wrapping_add(1));
                 self.highlight = Some((line, n));
+            }
+            Msg::ShowSpecLine(line) => {
+                let n = self.spec_highlight.map_or(0, |(_, n)| n.wrapping_add(1));
+                self.spec_highlight = Some((line, n));
             }
             Msg::ToggleTheme => {
                 self.theme = self.theme.next();
@@ -543,8 +573,9 @@ impl PageState {
                     fx.push(Effect::NoRender);
                     return fx;
                 }
+                self.entry_points = entry_choice::entry_points(&self.program);
                 // The worker's front end without solving: parse, spec checks, lowering.
-                match crate::engine::prepare(&self.program, &self.spec, &RunOptions::default()) {
+                match crate::engine::prepare(&self.program, &self.spec, &self.run_options()) {
                     Ok(p) => {
                         self.diagnostics = crate::engine::warnings(&p, &self.program, &self.spec)
                     }
@@ -629,6 +660,8 @@ impl PageState {
         }
         self.program = AttrValue::from(ex.program);
         self.spec = AttrValue::from(ex.spec);
+        self.entry = EntryChoice::Main;
+        self.entry_points = entry_choice::entry_points(&self.program);
         self.example_id = id;
         self.diagnostics.clear();
         self.highlight = None;
@@ -673,6 +706,7 @@ impl PageState {
                     self.program = AttrValue::from(rec.inputs.program.clone());
                     self.spec = AttrValue::from(rec.inputs.spec.clone());
                     self.budget = normal_budget(rec.inputs.max_iterations);
+                    self.entry = rec.inputs.entry.clone();
                     self.example_id = self.matching_example();
                 }
                 if self.autorun && self.worker_up {
@@ -697,6 +731,7 @@ impl PageState {
             r.inputs.program == self.program.as_str()
                 && r.inputs.spec == self.spec.as_str()
                 && same_budget(r.inputs.max_iterations, self.budget)
+                && r.inputs.entry == self.entry
         })
     }
 
@@ -743,6 +778,17 @@ impl PageState {
             program: self.program.clone(),
             spec: self.spec.clone(),
             budget: self.budget,
+            entry: self.entry.clone(),
+        }
+    }
+
+    /// The options of a run of the editors' texts (without a time limit).
+    pub(super) fn run_options(&self) -> RunOptions {
+        RunOptions {
+            max_iterations: self.budget,
+            entry: self.entry.entry(),
+            harness: self.entry.harness(),
+            ..RunOptions::default()
         }
     }
 

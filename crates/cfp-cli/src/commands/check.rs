@@ -493,6 +493,7 @@ fn check_one<'a>(
     let options = RecordOptions {
         max_iterations: opts.max_iterations,
         entry: args.entry.clone(),
+        harness: args.harness.harness.clone(),
         timeout_secs: args.timeout,
     };
     let progress = crate::progress::Progress::on_terminal(&spec.name);

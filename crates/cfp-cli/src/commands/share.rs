@@ -94,12 +94,6 @@ fn link(args: &ShareArgs) -> Result<String, CliError> {
     if args.with_record {
         state.record = Some(record.recording());
     }
-    if let Some(entry) = &record.options.entry {
-        eprintln!(
-            "cfp share: warning: the run used --entry {entry}, which a link cannot carry; \
-             the playground checks from `main`"
-        );
-    }
     let encoded = encode_checked(&state);
     for w in &encoded.warnings {
         eprintln!("cfp share: warning: {w}");

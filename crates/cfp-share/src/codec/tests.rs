@@ -37,6 +37,8 @@ fn full_state() -> ShareState {
         spec: "S -> lock unlock S | ε".into(),
         options: ShareOptions {
             max_iterations: Some(40),
+            entry: Some("A.m".into()),
+            harness: None,
         },
         iteration: Some(3),
         embed: EmbedOptions {

@@ -176,17 +176,55 @@ fn edge_tooltip(e: &PcfaEdgeView) -> String {
     }
 }
 
-/// One method's PCFA as DOT: the live states and edges of `graph`, and the edges the
-/// refinement removed (dashed) with their ends — live, or as they were in `previous` —
-/// when there are at most [`MAX_REMOVED_DRAWN`].
-pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>) -> PcfaDot {
+/// How a PCFA is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DotOptions {
+    /// Draw the edges the refinement removed (dashed), with their ends.
+    pub removed: bool,
+}
+
+/// The layout direction of a graph: left to right when it is wider than deep (its
+/// largest layer of states, by distance from the entry, has more states than there are
+/// layers), top to bottom otherwise.
+fn rank_dir(graph: &PcfaView) -> &'static str {
+    let mut depth: BTreeMap<u32, usize> = graph.entry.iter().map(|e| (*e, 0)).collect();
+    let mut frontier: Vec<u32> = graph.entry.clone();
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for from in frontier {
+            let d = depth.get(&from).copied().unwrap_or(0) + 1;
+            for e in graph.edges.iter().filter(|e| e.from == from) {
+                if let std::collections::btree_map::Entry::Vacant(v) = depth.entry(e.to) {
+                    v.insert(d);
+                    next.push(e.to);
+                }
+            }
+        }
+        frontier = next;
+    }
+    let mut width: BTreeMap<usize, usize> = BTreeMap::new();
+    for d in depth.values() {
+        *width.entry(*d).or_default() += 1;
+    }
+    let widest = width.values().copied().max().unwrap_or(0);
+    if widest > 4 && widest > width.len() {
+        "LR"
+    } else {
+        "TB"
+    }
+}
+
+/// One method's PCFA as DOT: the live states and edges of `graph`, and, with
+/// `opts.removed`, the edges the refinement removed (dashed) with their ends — live, or as
+/// they were in `previous` — when there are at most [`MAX_REMOVED_DRAWN`].
+pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>, opts: DotOptions) -> PcfaDot {
     let live: BTreeMap<u32, &PcfaStateView> = graph.states.iter().map(|s| (s.id, s)).collect();
     let before: BTreeMap<u32, &PcfaStateView> = previous
         .map(|p| p.states.iter().map(|s| (s.id, s)).collect())
         .unwrap_or_default();
     let mut dead: BTreeMap<u32, &PcfaStateView> = BTreeMap::new();
     let mut removed: Vec<&PcfaEdgeView> = Vec::new();
-    if graph.removed.len() <= MAX_REMOVED_DRAWN {
+    if opts.removed && graph.removed.len() <= MAX_REMOVED_DRAWN {
         for e in &graph.removed {
             let ends = [e.from, e.to].map(|id| live.get(&id).or_else(|| before.get(&id)));
             if let [Some(a), Some(b)] = ends {
@@ -211,10 +249,10 @@ pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>) -> PcfaDot {
         out.push('\n');
     };
     line(format!("digraph {} {{", quote(&graph.method)));
-    line(
-        "  graph [rankdir=TB, bgcolor=\"transparent\", nodesep=0.3, ranksep=0.35, pad=0.15];"
-            .to_owned(),
-    );
+    line(format!(
+        "  graph [rankdir={}, bgcolor=\"transparent\", nodesep=0.3, ranksep=0.35, pad=0.15];",
+        rank_dir(graph)
+    ));
     line(format!(
         "  node [shape=circle, fontname=\"Courier\", fontsize={FONT_SIZE_PT}, width=0.45, margin=0.02];"
     ));
@@ -288,7 +326,11 @@ pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>) -> PcfaDot {
     line("}".to_owned());
     PcfaDot {
         removed_drawn: removed.iter().map(|e| e.id).collect(),
-        removed_hidden: graph.removed.len() - removed.len(),
+        removed_hidden: if opts.removed {
+            graph.removed.len() - removed.len()
+        } else {
+            0
+        },
         text: out,
     }
 }
@@ -296,6 +338,8 @@ pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>) -> PcfaDot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const SHOWN: DotOptions = DotOptions { removed: true };
 
     fn state(id: u32, location: usize, clone: u32) -> PcfaStateView {
         PcfaStateView {
@@ -369,7 +413,7 @@ mod tests {
     #[test]
     fn dot_of_a_small_pcfa() {
         let (before, after) = small();
-        let dot = pcfa_dot(&after, Some(&before));
+        let dot = pcfa_dot(&after, Some(&before), SHOWN);
         assert_eq!(dot.removed_drawn, vec![2]);
         assert_eq!(dot.removed_hidden, 0);
         insta::assert_snapshot!(dot.text);
@@ -378,7 +422,7 @@ mod tests {
     #[test]
     fn removed_edges_without_known_ends_are_not_drawn() {
         let (_, after) = small();
-        let dot = pcfa_dot(&after, None);
+        let dot = pcfa_dot(&after, None, SHOWN);
         assert_eq!(dot.removed_drawn, Vec::<u32>::new());
         assert_eq!(dot.removed_hidden, 1);
         assert!(!dot.text.contains("pcfa-removed"));
@@ -391,12 +435,12 @@ mod tests {
         after.removed = (100..100 + MAX_REMOVED_DRAWN as u32 + 1)
             .map(|id| edge(id, 1, 3, "x = 1", 2))
             .collect();
-        let dot = pcfa_dot(&after, Some(&before));
+        let dot = pcfa_dot(&after, Some(&before), SHOWN);
         assert!(dot.removed_drawn.is_empty());
         assert_eq!(dot.removed_hidden, MAX_REMOVED_DRAWN + 1);
         after.removed.pop();
         assert_eq!(
-            pcfa_dot(&after, Some(&before)).removed_drawn.len(),
+            pcfa_dot(&after, Some(&before), SHOWN).removed_drawn.len(),
             MAX_REMOVED_DRAWN
         );
     }
@@ -430,5 +474,69 @@ mod tests {
                 assert!(l.chars().count() <= w, "{l:?} is longer than {w}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+
+    fn view(edges: &[(u32, u32)]) -> PcfaView {
+        let mut ids: Vec<u32> = edges.iter().flat_map(|(a, b)| [*a, *b]).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        PcfaView {
+            method: "M.m".to_owned(),
+            states: ids
+                .iter()
+                .map(|&id| PcfaStateView {
+                    id,
+                    location: id as usize,
+                    clone: 0,
+                    name: format!("n{id}"),
+                    predicates: Vec::new(),
+                })
+                .collect(),
+            edges: edges
+                .iter()
+                .enumerate()
+                .map(|(i, (from, to))| PcfaEdgeView {
+                    id: i as u32,
+                    from: *from,
+                    to: *to,
+                    statement: "skip".to_owned(),
+                    line: 0,
+                })
+                .collect(),
+            entry: vec![0],
+            exits: vec![],
+            cloned: vec![],
+            removed: vec![],
+        }
+    }
+
+    #[test]
+    fn wide_graphs_go_left_to_right_and_chains_top_down() {
+        let fan: Vec<(u32, u32)> = (1..=8).flat_map(|i| [(0, i), (i, 9)]).collect();
+        assert_eq!(rank_dir(&view(&fan)), "LR");
+        let chain: Vec<(u32, u32)> = (0..8).map(|i| (i, i + 1)).collect();
+        assert_eq!(rank_dir(&view(&chain)), "TB");
+    }
+
+    #[test]
+    fn removed_edges_are_drawn_only_when_asked() {
+        let mut g = view(&[(0, 1), (1, 2)]);
+        g.removed = vec![PcfaEdgeView {
+            id: 9,
+            from: 0,
+            to: 2,
+            statement: "assume x".to_owned(),
+            line: 3,
+        }];
+        let hidden = pcfa_dot(&g, None, DotOptions::default());
+        assert!(hidden.removed_drawn.is_empty() && hidden.removed_hidden == 0);
+        assert!(!hidden.text.contains("pcfa-removed"));
+        let shown = pcfa_dot(&g, None, DotOptions { removed: true });
+        assert_eq!(shown.removed_drawn, vec![9]);
     }
 }

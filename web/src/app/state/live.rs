@@ -119,13 +119,12 @@ impl PageState {
             program: self.program.to_string(),
             spec: self.spec.to_string(),
             options: RunOptions {
-                max_iterations: self.budget,
                 // Step mode waits for the user between iterations: no wall-clock limit.
                 timeout_ms: self
                     .time_limit_s
                     .filter(|_| mode == RunMode::Run)
                     .map(|s| u64::from(s) * 1000),
-                ..RunOptions::default()
+                ..self.run_options()
             },
             mode,
         }));

@@ -58,6 +58,7 @@ impl PageState {
         self.program = AttrValue::from(rec.inputs.program.clone());
         self.spec = AttrValue::from(rec.inputs.spec.clone());
         self.budget = normal_budget(rec.inputs.max_iterations);
+        self.entry = rec.inputs.entry.clone();
         self.example_id = self.matching_example();
         self.reset_run();
         self.log.events = rec.run.recording.events.clone();

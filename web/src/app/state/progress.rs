@@ -3,10 +3,21 @@
 
 use crate::app::messages::{Event, FeasibilityOutcome, InclusionOutcome};
 
+/// The phases, named as the loop strip names its steps.
+const BUILD: &str = "① building G_P";
+/// See [`BUILD`].
+const INCLUSION: &str = "② checking L(G_P) ⊆ L(spec)";
+/// See [`BUILD`].
+const FEASIBILITY: &str = "③ checking the path's feasibility";
+/// See [`BUILD`].
+const REFINE: &str = "④ refining";
+/// See [`BUILD`].
+const FINISHING: &str = "finishing";
+
 /// Progress of the live run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Progress {
-    /// What the checker is doing now.
+    /// What the checker is doing now, in the words of the loop strip (`① build G_P` …).
     pub phase: &'static str,
     /// Predicates added by the refinements so far.
     pub predicates: usize,
@@ -20,7 +31,7 @@ impl Progress {
     /// A run starts.
     pub fn start() -> Progress {
         Progress {
-            phase: "building the grammar",
+            phase: BUILD,
             ..Progress::default()
         }
     }
@@ -28,24 +39,24 @@ impl Progress {
     /// An event arrived: the phase after it.
     pub fn saw(&mut self, event: &Event) {
         self.phase = match event {
-            Event::GrammarBuilt { .. } => "checking inclusion",
+            Event::GrammarBuilt { .. } => INCLUSION,
             Event::Inclusion { result, .. } => match result {
-                InclusionOutcome::NotIncluded => "extracting a counterexample",
-                _ => "finishing",
+                InclusionOutcome::NotIncluded => FEASIBILITY,
+                _ => FINISHING,
             },
-            Event::Counterexample { .. } => "checking feasibility",
+            Event::Counterexample { .. } => FEASIBILITY,
             Event::Feasibility { feasible, .. } => match feasible {
-                FeasibilityOutcome::Infeasible => "refining",
-                _ => "finishing",
+                FeasibilityOutcome::Infeasible => REFINE,
+                _ => FINISHING,
             },
-            Event::Interpolants { .. } => "refining",
+            Event::Interpolants { .. } => REFINE,
             Event::Refined {
                 predicates_added, ..
             } => {
                 self.predicates += predicates_added;
-                "building the grammar"
+                BUILD
             }
-            Event::Finished { .. } => "finishing",
+            Event::Finished { .. } => FINISHING,
         };
     }
 

@@ -33,6 +33,8 @@ impl PageState {
             spec: self.spec.to_string(),
             options: ShareOptions {
                 max_iterations: self.budget,
+                entry: self.entry.entry(),
+                harness: self.entry.harness(),
             },
             iteration: self.selected,
             embed: if self.embed {

@@ -180,7 +180,7 @@ fn a_live_run_shows_its_progress_and_its_time_limit() {
         .sum();
     assert_eq!(
         s.phase_text(),
-        format!("running… iteration 2 · checking inclusion · 2.5 s of 30 s · {preds} predicate(s)")
+        format!("running… iteration 2 · ② checking L(G_P) ⊆ L(spec) · 2.5 s of 30 s · {preds} predicate(s)")
     );
     // The same tenth of a second: nothing to redraw.
     assert_eq!(s.reduce(Msg::Tick(3520.0)), vec![Effect::NoRender]);
@@ -642,4 +642,44 @@ fn an_edit_after_a_run_marks_it_out_of_date_until_the_text_is_back() {
     assert!(!s.stale(), "the text is the run's again");
     s.reduce(Msg::Spec("S -> ε;".into()));
     assert!(s.stale(), "a spec edit");
+}
+
+#[test]
+fn a_program_without_main_is_checked_through_the_chosen_harness_and_links_keep_it() {
+    let mut s = live_page(page(true));
+    s.reduce(Msg::Program(
+        "class Account { void deposit(int n) { } }".into(),
+    ));
+    s.reduce(Msg::Lint);
+    assert_eq!(s.missing_entry(), Some("public-methods"));
+    s.reduce(Msg::Entry(EntryChoice::Harness("public-methods".into())));
+    assert_eq!(s.missing_entry(), None);
+    let fx = s.reduce(Msg::Run);
+    let options = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Post(ToWorker::Run { options, .. }) => Some(options.clone()),
+            _ => None,
+        })
+        .expect("a run");
+    assert_eq!(options.harness.as_deref(), Some("public-methods"));
+    assert_eq!(options.entry, None);
+    // The link carries the choice, and a page opened from it makes the same one.
+    let state = s.share_state();
+    assert_eq!(state.options.harness.as_deref(), Some("public-methods"));
+    let opened = PageState::new(
+        examples::gallery(),
+        Startup {
+            state: Some(state),
+            ..page(true)
+        },
+    );
+    assert_eq!(opened.entry, EntryChoice::Harness("public-methods".into()));
+    // A method as the start.
+    s.reduce(Msg::Entry(EntryChoice::Method("Account.deposit".into())));
+    assert_eq!(
+        s.share_state().options.entry.as_deref(),
+        Some("Account.deposit")
+    );
+    assert_eq!(s.share_state().options.harness, None);
 }

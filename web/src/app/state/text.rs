@@ -49,6 +49,21 @@ impl PageState {
                 .is_some_and(|ran| *ran != self.inputs())
     }
 
+    /// The harness to offer when the program has no `main` and no other start is
+    /// chosen (nothing would be checked), if that is so.
+    pub fn missing_entry(&self) -> Option<&'static str> {
+        let points = self.entry_points.as_ref()?;
+        (!points.has_main && self.entry == super::EntryChoice::Main && !self.read_only)
+            .then(|| points.harness.name())
+    }
+
+    /// The errors in the inputs (what keeps them from being checked).
+    pub fn input_errors(&self) -> impl Iterator<Item = &crate::protocol::DiagnosticItem> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == crate::protocol::DiagSeverity::Error)
+    }
+
     /// Whether Pause (or Play) has anything to act on: a run or events left to play.
     pub fn can_pause(&self) -> bool {
         self.busy() || !self.playback.queue.is_empty()
