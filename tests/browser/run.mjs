@@ -934,6 +934,10 @@ check('docs-screenshots', async (ctx) => {
   await page.locator('[data-testid="timeline-item"][data-iteration="2"]').click();
   await page.locator('.pcfa .tabs button', { hasText: 'Main.acquire' }).first().click();
   await page.locator('[data-testid="pcfa-cloned"]').first().waitFor({ timeout: 10000 });
+  // The removed edges too (hidden by default).
+  const showRemoved = page.locator(L.tid('pcfa-show-removed'));
+  if (await showRemoved.count()) await showRemoved.check();
+  await waitForGraph(page, 'Main.acquire');
   await scrollTo(page, '.pcfa');
   await page.waitForTimeout(1500);
   await shot(page, 'pcfa');
@@ -942,6 +946,13 @@ check('docs-screenshots', async (ctx) => {
   await page.waitForTimeout(500);
   await shot(page, 'dark');
   await page.emulateMedia({ colorScheme: 'light' });
+  // A class without main: the page says so and offers the harness that fits.
+  await L.setEditor(page, 'spec-editor', readFileSync(join(L.env.root, 'tests', 'specs', 'lock.cfg'), 'utf8'));
+  await L.setEditor(page, 'program-editor', 'import java.util.concurrent.locks.ReentrantLock;\n\nclass Account {\n    final ReentrantLock lock = new ReentrantLock();\n    int balance;\n\n    public boolean withdraw(int amount) {\n        lock.lock();\n        if (amount > balance) {\n            return false;\n        }\n        balance -= amount;\n        lock.unlock();\n        return true;\n    }\n}\n');
+  await page.locator(L.tid('no-main')).waitFor({ timeout: 5000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(300);
+  await shot(page, 'no-main');
   // A syntax error: squiggle, gutter marker, the message under the editor.
   await L.setEditor(page, 'program-editor', 'class Main {\n    public static void main(String[] args) {\n        ReentrantLock l = new ReentrantLock();\n        l.lock()\n        l.unlock();\n    }\n}\n');
   await page.locator(L.tid('diagnostic')).first().waitFor({ timeout: 5000 });
@@ -958,7 +969,7 @@ check('docs-screenshots', async (ctx) => {
   assert.equal((await L.runToVerdict(phone, { timeout: 120000 })).verdict, 'verified');
   await phone.waitForTimeout(500);
   await shot(phone, 'phone');
-  return 'docs-{violation,trace,pcfa,dark,syntax-error,phone}.png';
+  return 'docs-{violation,trace,pcfa,dark,no-main,syntax-error,phone}.png';
 });
 
 // Z3 running out of memory ends the run `unknown` with a plain reason, a new
