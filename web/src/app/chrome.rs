@@ -175,11 +175,10 @@ impl App {
 
     pub(super) fn view_verdict(&self) -> Html {
         let s = &self.state;
-        let verdict = s.result.as_ref().map(|r| r.verdict.as_str()).unwrap_or("");
+        let shown = s.shown_result();
+        let verdict = shown.map(|r| r.verdict.as_str()).unwrap_or("");
         // Unknown: why; violation: what went wrong, in the program's terms.
-        let reason = s
-            .result
-            .as_ref()
+        let reason = shown
             .and_then(|r| {
                 r.reason
                     .clone()
@@ -187,15 +186,13 @@ impl App {
             })
             .unwrap_or_default();
         // Which engine found a violation, when it was the bug hunter.
-        let hunted = s.result.as_ref().is_some_and(|r| {
+        let hunted = shown.is_some_and(|r| {
             r.counterexample
                 .as_ref()
                 .is_some_and(|c| c.found_by == cfp_core::check::Engine::Hunter)
         });
         // Unknown: the loops or recursions the refinement kept unrolling.
-        let recurring = s
-            .result
-            .as_ref()
+        let recurring = shown
             .and_then(|r| r.report.as_ref())
             .map(|rep| {
                 rep.recurring

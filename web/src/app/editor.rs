@@ -94,6 +94,9 @@ pub struct EditorProps {
     /// The text cannot be edited (embed mode's read-only option).
     #[prop_or_default]
     pub read_only: bool,
+    /// Its diagnostics are listed above the text, not below.
+    #[prop_or_default]
+    pub diagnostics_first: bool,
 }
 
 /// A diagnostic as `editor.js` takes it.
@@ -235,19 +238,23 @@ pub fn editor(props: &EditorProps) -> Html {
     }
 
     let is_error = |d: &&Diagnostic| d.severity == DiagSeverity::Error;
-    let diag_list = props.diagnostics.iter().map(|d| {
-        let (class, testid, label) = if is_error(&d) {
-            ("diag", "diagnostic", "error")
-        } else {
-            ("diag warn", "diagnostic-warning", "warning")
-        };
-        html! {
-            <li class={class} data-testid={testid} data-line={d.line.to_string()}>
-                <span class="diag-pos">{ format!("{}:{}", d.line, d.col) }</span>
-                { format!(" {label}: ") }{ d.message.clone() }
-            </li>
-        }
-    });
+    let diag_list: Vec<Html> = props
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let (class, testid, label) = if is_error(&d) {
+                ("diag", "diagnostic", "error")
+            } else {
+                ("diag warn", "diagnostic-warning", "warning")
+            };
+            html! {
+                <li class={class} data-testid={testid} data-line={d.line.to_string()}>
+                    <span class="diag-pos">{ format!("{}:{}", d.line, d.col) }</span>
+                    { format!(" {label}: ") }{ d.message.clone() }
+                </li>
+            }
+        })
+        .collect();
     let fallback = failed.as_ref().map(|why| {
         let cb = props.on_change.clone();
         let oninput = Callback::from(move |e: InputEvent| {
@@ -271,11 +278,15 @@ pub fn editor(props: &EditorProps) -> Html {
     html! {
         <section class="editor-panel">
             <h2>{ props.title.clone() }</h2>
+            // A tall editor's errors go above it, where they are seen.
+            if props.diagnostics_first && !props.diagnostics.is_empty() {
+                <ul class="diagnostics">{ for diag_list.clone() }</ul>
+            }
             { fallback.unwrap_or_default() }
             <div class="editor" ref={host} hidden={has_fallback}
                 data-testid={(!has_fallback).then(|| props.testid.clone())}
                 data-lang={props.lang.id()} />
-            if !props.diagnostics.is_empty() {
+            if !props.diagnostics_first && !props.diagnostics.is_empty() {
                 <ul class="diagnostics">{ for diag_list }</ul>
             }
         </section>

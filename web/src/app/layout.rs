@@ -119,7 +119,8 @@ impl App {
                         if !s.read_only && !s.embed { { self.view_spec_picker(ctx) } }
                         <Editor title="Spec" testid="spec-editor" lang={Lang::Spec}
                             value={s.spec.clone()} on_change={link.callback(Msg::Spec)}
-                            diagnostics={spec_diags} highlight={s.spec_highlight} read_only={s.read_only} />
+                            diagnostics={spec_diags} highlight={s.spec_highlight} read_only={s.read_only}
+                            diagnostics_first=true />
                     </div>
                     if !s.embed { <Splitter /> }
                     <div class="col results">

@@ -64,6 +64,10 @@ impl PageState {
             Lifecycle::Live { stage, .. } if *stage != LiveStage::Cancelling => {
                 *stage = LiveStage::Cancelling;
                 self.landing = None;
+                // The panels stay as the click found them: what was received but not yet
+                // played is dropped, and the counts say what is shown.
+                self.playback.queue.clear();
+                self.received_iterations = self.model.iterations.len() as u32;
                 fx.push(Effect::Post(ToWorker::Cancel));
                 fx.push(Effect::ArmCancelTimer);
             }

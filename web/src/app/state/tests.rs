@@ -683,3 +683,53 @@ fn a_program_without_main_is_checked_through_the_chosen_harness_and_links_keep_i
     );
     assert_eq!(s.share_state().options.harness, None);
 }
+
+#[test]
+fn the_verdict_shows_when_the_animation_reaches_it() {
+    let (events, result, _) = bug_run();
+    let mut s = live_page(page(true));
+    let (run, _) = started_run(&s.reduce(Msg::Run));
+    for e in &events {
+        s.reduce(event(run, e));
+    }
+    s.reduce(Msg::Worker(Ok(FromWorker::Done {
+        run,
+        result: Box::new(result),
+    })));
+    assert!(s.result.is_some());
+    assert!(!s.playback.queue.is_empty(), "events left to play");
+    assert!(
+        s.shown_result().is_none(),
+        "the banner ran ahead of the panels"
+    );
+    play_out(&mut s);
+    assert!(s.shown_result().is_some());
+}
+
+#[test]
+fn cancel_keeps_the_panels_as_shown() {
+    let (events, _, _) = bug_run();
+    let mut s = live_page(page(true));
+    let (run, _) = started_run(&s.reduce(Msg::Run));
+    for e in &events[..events.len() - 1] {
+        s.reduce(event(run, e));
+    }
+    s.reduce(Msg::Tick(0.0));
+    let shown = s.model.iterations.len();
+    assert!(!s.playback.queue.is_empty());
+    s.reduce(Msg::Cancel);
+    assert!(
+        s.playback.queue.is_empty(),
+        "events still to play after Cancel"
+    );
+    assert_eq!(s.shown_count() as usize, shown);
+    s.reduce(Msg::Worker(Ok(FromWorker::Cancelled { run })));
+    for _ in 0..20 {
+        s.reduce(Msg::Tick(0.0));
+    }
+    assert_eq!(
+        s.model.iterations.len(),
+        shown,
+        "the panels moved on after Cancel"
+    );
+}

@@ -64,6 +64,16 @@ impl PageState {
             .filter(|d| d.severity == crate::protocol::DiagSeverity::Error)
     }
 
+    /// The verdict the banner shows: the run's, once the animation has played up to it
+    /// (the banner never runs ahead of the panels), or at once when no events are left.
+    pub fn shown_result(
+        &self,
+    ) -> Option<&crate::app::model::Shared<crate::app::messages::RunResult>> {
+        self.result
+            .as_ref()
+            .filter(|_| self.model.finished.is_some() || self.playback.queue.is_empty())
+    }
+
     /// Whether Pause (or Play) has anything to act on: a run or events left to play.
     pub fn can_pause(&self) -> bool {
         self.busy() || !self.playback.queue.is_empty()
