@@ -53,6 +53,11 @@ impl App {
             None => (None, None, Shared::default(), None),
         };
         let proof = self.view_proof(shown);
+        // The PCFA states the shown counterexample's path goes through (drawn bold).
+        let path_states = cex
+            .as_ref()
+            .map(|c| super::pcfa::derivation_states(&c.derivation))
+            .unwrap_or_default();
         // The methods the shown counterexample's path enters, in order (their PCFAs first).
         let mut path_methods: Vec<String> = Vec::new();
         for t in cex.iter().flat_map(|c| c.trace.iter()) {
@@ -145,7 +150,7 @@ impl App {
                         <section class="panel">
                             <h2>{ "PCFAs" }</h2>
                             <PcfaView grammar={record.as_ref().and_then(|r| r.grammar.clone())}
-                                focus={focus} busy={busy} {path_methods}
+                                focus={focus} busy={busy} {path_methods} {path_states}
                                 previous={shown.and_then(|i| s.model.previous_grammar(i))}
                                 refinement={previous_refinement} />
                         </section>

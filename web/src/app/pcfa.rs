@@ -9,6 +9,7 @@
 //! states (`pcfa-cloned`, `data-state-id`) fade in, removed edges (`pcfa-removed`,
 //! `data-edge-id`) are dashed, iterations morph into each other by id; zoom, pan, fit.
 
+pub mod collapse;
 pub mod dot;
 
 use super::messages::PcfaView as Pcfa;
@@ -45,6 +46,34 @@ pub struct PcfaViewProps {
     /// tabs come first.
     #[prop_or_default]
     pub path_methods: Vec<String>,
+    /// The PCFA states the path goes through, as the derivation names them
+    /// (`Main.main:n3#1`).
+    #[prop_or_default]
+    pub path_states: Vec<String>,
+}
+
+/// The names (`n3#1`) of `method`'s states among `states` (`Main.main:n3#1`, possibly
+/// with a frame suffix `@e1`).
+fn path_states(states: &[String], method: &str) -> std::collections::BTreeSet<String> {
+    states
+        .iter()
+        .filter_map(|s| s.strip_prefix(method)?.strip_prefix(':'))
+        .map(|s| s.split('@').next().unwrap_or(s).to_owned())
+        .collect()
+}
+
+/// The nonterminals of a derivation (`Main.main:n3#1`…), each once, in preorder.
+pub fn derivation_states(node: &cfp_core::check::DerivationNode) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let lhs = &n.production.lhs;
+        if !out.contains(lhs) {
+            out.push(lhs.clone());
+        }
+        stack.extend(n.children.iter().rev());
+    }
+    out
 }
 
 /// The most states and edges of a graph drawn while a run goes on. d3-graphviz builds the
@@ -167,7 +196,7 @@ pub fn pcfa_view(props: &PcfaViewProps) -> Html {
             }
             <PcfaGraph grammar={grammar.clone()} previous={props.previous.clone()}
                 method={AttrValue::from(method.clone())} busy={props.busy}
-                options={DotOptions { removed: *show_removed }} />
+                options={DotOptions { removed: *show_removed, path: path_states(&props.path_states, &method) }} />
             { note.unwrap_or_default() }
         </div>
     }
@@ -291,7 +320,7 @@ pub fn pcfa_graph(props: &PcfaGraphProps) -> Html {
             props.grammar.clone(),
             props.previous.clone(),
             props.method.clone(),
-            props.options,
+            props.options.clone(),
         ),
         |(grammar, previous, method, options)| {
             let before = previous
@@ -301,7 +330,7 @@ pub fn pcfa_graph(props: &PcfaGraphProps) -> Html {
                 .pcfas
                 .iter()
                 .find(|p| p.method == method.as_str())
-                .map(|g| pcfa_dot(g, before, *options))
+                .map(|g| pcfa_dot(g, before, options))
         },
     );
     {
@@ -344,6 +373,7 @@ pub fn pcfa_graph(props: &PcfaGraphProps) -> Html {
     }
     let key = dot.as_ref().as_ref().map(|d| dot_key(&d.text));
     let hidden = dot.as_ref().as_ref().map_or(0, |d| d.removed_hidden);
+    let collapsed = dot.as_ref().as_ref().map_or(0, |d| d.collapsed);
     html! {
         <>
             <div class="pcfa-graph" ref={host} data-method={props.method.clone()} data-dot={key}></div>
@@ -354,6 +384,11 @@ pub fn pcfa_graph(props: &PcfaGraphProps) -> Html {
             if deferred {
                 <p class="muted small" data-testid="pcfa-deferred" role="status">
                     { format!("This graph ({size} states and edges) is drawn when the run ends or pauses: drawing it would stall the page while the run goes on.") }
+                </p>
+            }
+            if collapsed > 0 {
+                <p class="muted small" data-testid="pcfa-collapsed">
+                    { format!("{collapsed} state(s) with nothing new are collapsed into dotted edges (hover one for its states); the path's states are bold.") }
                 </p>
             }
             if hidden > 0 {

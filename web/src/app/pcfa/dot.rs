@@ -46,6 +46,8 @@ pub struct PcfaDot {
     /// How many removed edges are not drawn (more than [`MAX_REMOVED_DRAWN`], or an end
     /// is known neither now nor in the previous iteration).
     pub removed_hidden: usize,
+    /// How many states are collapsed into runs ([`super::collapse`]).
+    pub collapsed: usize,
 }
 
 /// The DOT node id of state `id`.
@@ -177,10 +179,13 @@ fn edge_tooltip(e: &PcfaEdgeView) -> String {
 }
 
 /// How a PCFA is drawn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DotOptions {
     /// Draw the edges the refinement removed (dashed), with their ends.
     pub removed: bool,
+    /// Names of the states the shown counterexample's path goes through (drawn bold,
+    /// never collapsed).
+    pub path: BTreeSet<String>,
 }
 
 /// The layout direction of a graph: left to right when it is wider than deep (its
@@ -217,7 +222,7 @@ fn rank_dir(graph: &PcfaView) -> &'static str {
 /// One method's PCFA as DOT: the live states and edges of `graph`, and, with
 /// `opts.removed`, the edges the refinement removed (dashed) with their ends — live, or as
 /// they were in `previous` — when there are at most [`MAX_REMOVED_DRAWN`].
-pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>, opts: DotOptions) -> PcfaDot {
+pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>, opts: &DotOptions) -> PcfaDot {
     let live: BTreeMap<u32, &PcfaStateView> = graph.states.iter().map(|s| (s.id, s)).collect();
     let before: BTreeMap<u32, &PcfaStateView> = previous
         .map(|p| p.states.iter().map(|s| (s.id, s)).collect())
@@ -241,6 +246,23 @@ pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>, opts: DotOptions)
     let cloned: BTreeSet<u32> = graph.cloned.iter().copied().collect();
     let entry: BTreeSet<u32> = graph.entry.iter().copied().collect();
     let exits: BTreeSet<u32> = graph.exits.iter().copied().collect();
+    let on_path: BTreeSet<u32> = graph
+        .states
+        .iter()
+        .filter(|s| opts.path.contains(&s.name))
+        .map(|s| s.id)
+        .collect();
+    let keep: BTreeSet<u32> = on_path
+        .iter()
+        .copied()
+        .chain(removed.iter().flat_map(|e| [e.from, e.to]))
+        .collect();
+    let collapsed = super::collapse::collapse(graph, &keep);
+    let chained: BTreeSet<u32> = collapsed
+        .chains
+        .iter()
+        .flat_map(|c| c.edges.iter().copied())
+        .collect();
 
     let mut out = String::new();
     // Writing to a String cannot fail.
@@ -264,8 +286,15 @@ pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>, opts: DotOptions)
         .map(|s| (*s, false))
         .chain(dead.values().map(|s| (*s, true)));
     for (s, is_dead) in states {
+        if collapsed.hidden.contains(&s.id) {
+            continue;
+        }
         let mut class = vec!["pcfa-state"];
         let mut attrs = String::new();
+        if on_path.contains(&s.id) {
+            class.push("pcfa-on-path");
+            attrs.push_str(", penwidth=2.5");
+        }
         if cloned.contains(&s.id) {
             class.push("pcfa-cloned");
         }
@@ -299,6 +328,9 @@ pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>, opts: DotOptions)
         .map(|e| (e, false))
         .chain(removed.iter().map(|e| (*e, true)));
     for (e, gone) in edges {
+        if !gone && chained.contains(&e.id) {
+            continue;
+        }
         let mut attrs = String::new();
         if !e.statement.is_empty() && e.statement != "skip" {
             let _ = write!(
@@ -323,8 +355,29 @@ pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>, opts: DotOptions)
             quote(&edge_tooltip(e)),
         ));
     }
+    let name_of = |id: u32| {
+        live.get(&id)
+            .map_or_else(|| format!("#{id}"), |s| s.name.clone())
+    };
+    for c in &collapsed.chains {
+        let id = format!("pcfa-chain-{}", c.first_edge);
+        let through: Vec<String> = c.states.iter().map(|s| name_of(*s)).collect();
+        line(format!(
+            "  {} -> {} [id={}, class=\"pcfa-edge pcfa-collapsed\", style=dotted, label={}, tooltip={}];",
+            quote(&state_id(c.from)),
+            quote(&state_id(c.to)),
+            quote(&id),
+            quote(&format!("⋯ {} states", c.states.len())),
+            quote(&format!(
+                "{} states with nothing new, collapsed: {}",
+                c.states.len(),
+                through.join(" → ")
+            )),
+        ));
+    }
     line("}".to_owned());
     PcfaDot {
+        collapsed: collapsed.hidden.len(),
         removed_drawn: removed.iter().map(|e| e.id).collect(),
         removed_hidden: if opts.removed {
             graph.removed.len() - removed.len()
@@ -339,7 +392,10 @@ pub fn pcfa_dot(graph: &PcfaView, previous: Option<&PcfaView>, opts: DotOptions)
 mod tests {
     use super::*;
 
-    const SHOWN: DotOptions = DotOptions { removed: true };
+    const SHOWN: DotOptions = DotOptions {
+        removed: true,
+        path: BTreeSet::new(),
+    };
 
     fn state(id: u32, location: usize, clone: u32) -> PcfaStateView {
         PcfaStateView {
@@ -413,7 +469,7 @@ mod tests {
     #[test]
     fn dot_of_a_small_pcfa() {
         let (before, after) = small();
-        let dot = pcfa_dot(&after, Some(&before), SHOWN);
+        let dot = pcfa_dot(&after, Some(&before), &SHOWN);
         assert_eq!(dot.removed_drawn, vec![2]);
         assert_eq!(dot.removed_hidden, 0);
         insta::assert_snapshot!(dot.text);
@@ -422,7 +478,7 @@ mod tests {
     #[test]
     fn removed_edges_without_known_ends_are_not_drawn() {
         let (_, after) = small();
-        let dot = pcfa_dot(&after, None, SHOWN);
+        let dot = pcfa_dot(&after, None, &SHOWN);
         assert_eq!(dot.removed_drawn, Vec::<u32>::new());
         assert_eq!(dot.removed_hidden, 1);
         assert!(!dot.text.contains("pcfa-removed"));
@@ -435,12 +491,12 @@ mod tests {
         after.removed = (100..100 + MAX_REMOVED_DRAWN as u32 + 1)
             .map(|id| edge(id, 1, 3, "x = 1", 2))
             .collect();
-        let dot = pcfa_dot(&after, Some(&before), SHOWN);
+        let dot = pcfa_dot(&after, Some(&before), &SHOWN);
         assert!(dot.removed_drawn.is_empty());
         assert_eq!(dot.removed_hidden, MAX_REMOVED_DRAWN + 1);
         after.removed.pop();
         assert_eq!(
-            pcfa_dot(&after, Some(&before), SHOWN).removed_drawn.len(),
+            pcfa_dot(&after, Some(&before), &SHOWN).removed_drawn.len(),
             MAX_REMOVED_DRAWN
         );
     }
@@ -533,10 +589,17 @@ mod layout_tests {
             statement: "assume x".to_owned(),
             line: 3,
         }];
-        let hidden = pcfa_dot(&g, None, DotOptions::default());
+        let hidden = pcfa_dot(&g, None, &DotOptions::default());
         assert!(hidden.removed_drawn.is_empty() && hidden.removed_hidden == 0);
         assert!(!hidden.text.contains("pcfa-removed"));
-        let shown = pcfa_dot(&g, None, DotOptions { removed: true });
+        let shown = pcfa_dot(
+            &g,
+            None,
+            &DotOptions {
+                removed: true,
+                ..DotOptions::default()
+            },
+        );
         assert_eq!(shown.removed_drawn, vec![9]);
     }
 }
