@@ -451,6 +451,7 @@ check('pcfa-graphviz-labels-do-not-overlap', async (ctx) => {
   let slowest = { ms: 0, task: 0, what: '' };
   let longest = { ms: 0, what: '' };
   let minPx = Infinity;
+  const collapsedSeen = [];
   for (const ex of L.galleryExamples()) {
     await L.selectExample(page, ex);
     await page.locator(L.tid('speed')).selectOption('0');
@@ -465,6 +466,13 @@ check('pcfa-graphviz-labels-do-not-overlap', async (ctx) => {
       await waitForGraph(page, method);
       const to = await page.evaluate(() => performance.now());
       const task = Math.max(0, ...((await L.longTasks(page, from, to)) ?? []).map((t) => t.duration));
+      // Removed edges are hidden unless asked for; large graphs collapse quiet runs.
+      const drawn = await page.evaluate(() => ({
+        removed: document.querySelectorAll('.pcfa-graph [data-testid="pcfa-removed"]').length,
+        collapsed: document.querySelectorAll('.pcfa-graph g.edge.pcfa-collapsed').length,
+      }));
+      assert.equal(drawn.removed, 0, `${ex.id} ${method}: removed edges drawn by default`);
+      if (drawn.collapsed) collapsedSeen.push(`${ex.id} ${method}: ${drawn.collapsed}`);
       const m = await page.evaluate(() => {
         const host = document.querySelector('.pcfa-graph');
         const svg = host.querySelector('svg.pcfa-svg');
@@ -555,7 +563,8 @@ check('pcfa-graphviz-labels-do-not-overlap', async (ctx) => {
   await panel.screenshot({ path: join(L.env.shots, '10-pcfa-graphviz-dark-panel.png') });
   return `${L.galleryExamples().length} examples, 0 overlapping labels; smallest label ${minPx.toFixed(1)} px in the default view; `
     + `slowest layout ${slowest.ms.toFixed(0)} ms (${slowest.what}); longest main-thread task while drawing a graph `
-    + `${longest.ms.toFixed(0)} ms (${longest.what}); wheel zoom k ${t0.k.toFixed(2)}→${t1.k.toFixed(2)}, Reset and Fit work`;
+    + `${longest.ms.toFixed(0)} ms (${longest.what}); wheel zoom k ${t0.k.toFixed(2)}→${t1.k.toFixed(2)}, Reset and Fit work; `
+    + `no removed edge drawn by default; collapsed runs in ${collapsedSeen.length ? collapsedSeen.join(', ') : 'none'}`;
 });
 
 // e. a syntax error shows its diagnostic at the right line
