@@ -187,7 +187,9 @@ check('step-diff-and-clone', async (ctx) => {
       ].join('|') !== before,
       { before }, { timeout: 60000, polling: 50 },
     ).catch(() => {});
-    await page.waitForTimeout(400); // let the animation settle
+    // Let the animation play what the step brought (the verdict shows when it reaches it).
+    await settled(page);
+    await page.waitForTimeout(400);
     const diff = page.locator(L.tid('grammar-diff'));
     sawDiff ||= (await diff.count()) > 0 && (await diff.first().innerText()).trim().length > 0;
     sawClone ||= (await page.locator(L.tid('pcfa-cloned')).count()) > 0;
