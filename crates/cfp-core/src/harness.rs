@@ -122,16 +122,7 @@ pub fn generate(
     text: &str,
     req: &HarnessRequest,
 ) -> Result<Harness, HarnessError> {
-    let mut classes: Vec<&ClassDecl> = Vec::new();
-    let mut inner: Vec<bool> = Vec::new();
-    for c in &unit.classes {
-        flatten(c, None, &mut classes, &mut inner);
-    }
-    let program = Classes {
-        classes,
-        inner,
-        text,
-    };
+    let program = Classes::of(unit, text);
     let kind = req.kind.name();
     let wanted: Vec<&ClassDecl> = if req.classes.is_empty() {
         let fits: Vec<&ClassDecl> = program
@@ -261,6 +252,20 @@ struct Classes<'a> {
 }
 
 impl<'a> Classes<'a> {
+    /// The classes of `unit` (nested ones flattened); `text` is what its spans point into.
+    fn of(unit: &'a CompilationUnit, text: &'a str) -> Classes<'a> {
+        let mut classes: Vec<&ClassDecl> = Vec::new();
+        let mut inner: Vec<bool> = Vec::new();
+        for c in &unit.classes {
+            flatten(c, None, &mut classes, &mut inner);
+        }
+        Classes {
+            classes,
+            inner,
+            text,
+        }
+    }
+
     fn find(&self, name: &str) -> Option<&'a ClassDecl> {
         self.classes.iter().copied().find(|c| c.name.name == name)
     }

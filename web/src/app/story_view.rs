@@ -18,24 +18,7 @@ pub fn story_view(rows: &[StoryRow], lines: &EditorLines, on_line: &Callback<u32
 }
 
 fn story_row(r: &StoryRow, line: u32, on_line: &Callback<u32>) -> Html {
-    let show = {
-        let cb = on_line.clone();
-        move || {
-            if line > 0 {
-                cb.emit(line)
-            }
-        }
-    };
-    let onclick = {
-        let show = show.clone();
-        Callback::from(move |_: MouseEvent| show())
-    };
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" || e.key() == " " {
-            e.prevent_default();
-            show();
-        }
-    });
+    let (onclick, onkeydown) = super::trace_rows::line_handlers(line, on_line);
     let indent = format!("padding-left: {}em", f64::from(r.depth) * 1.2);
     let marks: Vec<&str> = [
         (r.call, "← the summary's call"),

@@ -54,10 +54,12 @@ pub fn merge_steps<'a>(trace: &'a [TraceLine], lines: &EditorLines) -> Vec<Trace
     rows
 }
 
-/// One row: its source line as written (the checker's statements small beside it and as
-/// tooltip), clickable and keyboard-reachable (Enter or Space shows the line).
-pub fn trace_row(row: &TraceRow, source: &[&str], on_line: &Callback<u32>) -> Html {
-    let line = row.line;
+/// The handlers of a row that shows `line` in the editor: a click, or Enter or Space
+/// (nothing for line 0).
+pub fn line_handlers(
+    line: u32,
+    on_line: &Callback<u32>,
+) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
     let show = {
         let cb = on_line.clone();
         move || {
@@ -76,6 +78,14 @@ pub fn trace_row(row: &TraceRow, source: &[&str], on_line: &Callback<u32>) -> Ht
             show();
         }
     });
+    (onclick, onkeydown)
+}
+
+/// One row: its source line as written (the checker's statements small beside it and as
+/// tooltip), clickable and keyboard-reachable (Enter or Space shows the line).
+pub fn trace_row(row: &TraceRow, source: &[&str], on_line: &Callback<u32>) -> Html {
+    let line = row.line;
+    let (onclick, onkeydown) = line_handlers(line, on_line);
     let indent = format!("padding-left: {}em", row.depth as f64 * 1.2);
     let written = (line as usize)
         .checked_sub(1)

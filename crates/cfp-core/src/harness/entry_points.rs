@@ -1,7 +1,7 @@
 //! Where a check of a program can start, for a front end that offers the choice: whether
 //! it has a `main`, its methods, and the generated driver that fits it.
 
-use super::{flatten, Classes, HarnessKind};
+use super::{Classes, HarnessKind};
 use cfp_syntax::ast::{CompilationUnit, Member};
 
 /// A program's possible starts.
@@ -19,16 +19,7 @@ pub struct EntryPoints {
 
 /// The starts `unit` offers; `text` is the text its spans point into.
 pub fn entry_points(unit: &CompilationUnit, text: &str) -> EntryPoints {
-    let mut classes = Vec::new();
-    let mut inner = Vec::new();
-    for c in &unit.classes {
-        flatten(c, None, &mut classes, &mut inner);
-    }
-    let program = Classes {
-        classes,
-        inner,
-        text,
-    };
+    let program = Classes::of(unit, text);
     let mut out = EntryPoints::default();
     for c in &program.classes {
         for m in &c.members {
