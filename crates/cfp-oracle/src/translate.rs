@@ -441,6 +441,7 @@ impl Walker<'_> {
             | ExprKind::This
             | ExprKind::OuterThis(_)
             | ExprKind::Super
+            | ExprKind::QualifiedSuper(_)
             | ExprKind::Error => {}
         }
     }

@@ -480,6 +480,10 @@ pub enum ExprKind {
     OuterThis(String),
     /// `super` (only as the target of a field access or call)
     Super,
+    /// `X.super` (only as the target of a call): with `X` an enclosing class (or the class
+    /// itself), `X.this` seen as an instance of `X`'s superclass; with `X` a
+    /// superinterface, `this` seen as an `X` (its default method). `X`'s simple name.
+    QualifiedSuper(String),
     /// `e.f` (a qualified name `a.b.c` parses as nested field accesses)
     Field {
         /// The object (or class name).

@@ -707,6 +707,11 @@ impl Dumper<'_> {
             ExprKind::This => self.out.push_str("this"),
             ExprKind::OuterThis(c) => self.outer_this(c),
             ExprKind::Super => self.out.push_str("super"),
+            ExprKind::QualifiedSuper(c) => {
+                self.out.push_str("(qualified-super ");
+                self.out.push_str(c);
+                self.out.push(')');
+            }
             ExprKind::Field { target, name } => {
                 self.out.push_str("(field ");
                 self.expr(target);

@@ -122,7 +122,8 @@ impl Uses {
             | ExprKind::ClassLiteral(_)
             | ExprKind::This
             | ExprKind::OuterThis(_)
-            | ExprKind::Super => true,
+            | ExprKind::Super
+            | ExprKind::QualifiedSuper(_) => true,
             ExprKind::Closure(_) | ExprKind::Error => false,
             ExprKind::Field { target, .. } => self.expr(target),
             ExprKind::Call { target, args, name } => {

@@ -269,6 +269,7 @@ impl Names {
             | ExprKind::This
             | ExprKind::OuterThis(_)
             | ExprKind::Super
+            | ExprKind::QualifiedSuper(_)
             | ExprKind::Error => {}
         }
     }

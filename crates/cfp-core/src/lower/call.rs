@@ -515,12 +515,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             Some(Some(Target::External)) => {
                 self.library_call(&vals, &tys, dest, want_result, want, span)
             }
-            Some(Some(Target::Super)) => {
-                let Some(this) = self.this_expr(span) else {
-                    return self.unknown_value(want, span);
-                };
-                let sup = cur_class.and_then(|c| self.cx.table.classes[c.index()].superclass);
-                let m = sup.and_then(|s| self.choose_method(s, &name.name, &tys));
+            Some(Some(Target::Super {
+                receiver: this,
+                lookup,
+                rty,
+            })) => {
+                let m = lookup.and_then(|s| self.choose_method(s, &name.name, &tys));
                 let vals = match m {
                     Some((m, phase)) => self.pack_varargs(m, phase, vals, span),
                     None => vals,
@@ -545,19 +545,16 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         );
                         self.unknown_value(want, span)
                     }
-                    None => {
-                        let rty = cur_class.map_or(Type::Unknown, Type::Class);
-                        self.library_call_on(
-                            &this,
-                            &rty,
-                            &vals,
-                            &tys,
-                            dest,
-                            want_result,
-                            want,
-                            span,
-                        )
-                    }
+                    None => self.library_call_on(
+                        &this,
+                        &rty,
+                        &vals,
+                        &tys,
+                        dest,
+                        want_result,
+                        want,
+                        span,
+                    ),
                 }
             }
             Some(Some(Target::Value(recv, rty))) => {

@@ -216,6 +216,36 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
     }
 
+    /// `X.super`: with `X` this class or an enclosing one, its instance seen as its
+    /// superclass; with `X` an interface, `this` seen as an `X` (a default method); with
+    /// `X` a library interface, a library call on `this`.
+    fn qualified_super(&mut self, x: &str, span: Span) -> Option<Target> {
+        let mut cls = self.class;
+        while let Some(c) = cls {
+            if self.cx.table.class_name(c) == x {
+                let (receiver, _) = self.outer_this(x, Some(Sort::Ref), span);
+                return Some(Target::Super {
+                    receiver,
+                    lookup: self.cx.table.classes[c.index()].superclass,
+                    rty: Type::Class(c),
+                });
+            }
+            cls = self.cx.table.classes[c.index()].outer;
+        }
+        let receiver = self.this_expr(span)?;
+        let lookup = self
+            .cx
+            .table
+            .class_by_name(x)
+            .filter(|c| self.cx.table.classes[c.index()].decl.is_interface);
+        let rty = self.class.map_or(Type::Unknown, Type::Class);
+        Some(Target::Super {
+            receiver,
+            lookup,
+            rty,
+        })
+    }
+
     /// Resolve the target of a field access or call.
     pub(super) fn target(&mut self, e: &'a ast::Expr) -> Option<Target> {
         match &e.kind {
@@ -227,7 +257,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     Some(Target::Value(v, t))
                 }
             },
-            ExprKind::Super => Some(Target::Super),
+            ExprKind::Super => {
+                let receiver = self.this_expr(e.span)?;
+                let lookup = self
+                    .class
+                    .and_then(|c| self.cx.table.classes[c.index()].superclass);
+                let rty = self.class.map_or(Type::Unknown, Type::Class);
+                Some(Target::Super {
+                    receiver,
+                    lookup,
+                    rty,
+                })
+            }
+            ExprKind::QualifiedSuper(x) => self.qualified_super(x, e.span),
             ExprKind::Field { target, name } if self.is_package_path(target) => {
                 if is_class_like(&name.name) {
                     Some(match self.cx.table.class_by_name(&name.name) {
@@ -392,7 +434,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 None => self.unknown_value(want, span),
             },
             ExprKind::OuterThis(name) => self.outer_this(name, want, span),
-            ExprKind::Super => {
+            ExprKind::Super | ExprKind::QualifiedSuper(_) => {
                 self.error(
                     "invalid-super",
                     span,
@@ -730,21 +772,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 }
             },
             Some(Target::External) => self.unknown_value(want, span),
-            Some(Target::Super) => {
-                let sup = self
-                    .class
-                    .and_then(|c| self.cx.table.classes[c.index()].superclass);
-                match (sup, self.this) {
-                    (Some(s), Some(this)) => {
-                        self.member_read(Expr::Var(this), Type::Class(s), name, want, span)
-                    }
-                    (None, Some(_)) => self.unknown_value(want, span),
-                    _ => {
-                        self.this_expr(span);
-                        self.unknown_value(want, span)
-                    }
-                }
-            }
+            Some(Target::Super {
+                receiver,
+                lookup: Some(s),
+                ..
+            }) => self.member_read(receiver, Type::Class(s), name, want, span),
+            Some(Target::Super { lookup: None, .. }) => self.unknown_value(want, span),
             Some(Target::Value(o, ot)) => self.member_read(o, ot, name, want, span),
         }
     }

@@ -788,7 +788,13 @@ struct JumpCtx {
 enum Target {
     Class(ClassId),
     External,
-    Super,
+    /// `super` or `X.super`: the receiver, the class whose methods are looked up first
+    /// (none: a library class), and the receiver's type for a library call.
+    Super {
+        receiver: Expr,
+        lookup: Option<ClassId>,
+        rty: Type,
+    },
     Value(Expr, Type),
 }
 
@@ -928,6 +934,7 @@ fn has_effects(e: &ast::Expr) -> bool {
         | Name(_)
         | This
         | Super
+        | QualifiedSuper(_)
         | Error => false,
         Field { target, .. } => has_effects(target),
         NewArray { dims, init, .. } => {

@@ -17,6 +17,14 @@ impl<'a> Parser<'a> {
         // `package a.b;` and `import [static] a.b.*;` are recorded (for the messages
         // about source trees) and otherwise ignored.
         let mut package = None;
+        // An annotated package (`package-info.java`): the annotations are ignored.
+        if self.at(TokenKind::At) && self.nth_kind(1) == TokenKind::Ident {
+            let before = self.pos;
+            self.skip_annotations();
+            if !self.at_kw(Keyword::Package) {
+                self.pos = before;
+            }
+        }
         if self.at_kw(Keyword::Package) {
             self.bump();
             package = Some(self.qualified_name(false));

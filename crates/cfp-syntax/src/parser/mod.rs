@@ -635,20 +635,29 @@ impl<'a> Parser<'a> {
                     if self.tok(i).kind == TokenKind::Lt {
                         i = self.scan_type_args(i)?;
                     }
-                    if self.tok(i).kind == TokenKind::Dot
-                        && self.tok(i + 1).kind == TokenKind::Ident
-                    {
-                        i += 2;
-                    } else {
-                        break;
+                    // `Outer.Inner`, and `Outer.@A Inner` (a type annotation).
+                    if self.tok(i).kind == TokenKind::Dot {
+                        let j = self.scan_annotations(i + 1)?;
+                        if self.tok(j).kind == TokenKind::Ident {
+                            i = j + 1;
+                            continue;
+                        }
                     }
+                    break;
                 }
             }
             _ => return None,
         }
-        while self.tok(i).kind == TokenKind::LBracket && self.tok(i + 1).kind == TokenKind::RBracket
-        {
-            i += 2;
+        // `[]` dimensions, each possibly annotated (`T @A []`).
+        loop {
+            let j = self.scan_annotations(i)?;
+            if self.tok(j).kind == TokenKind::LBracket
+                && self.tok(j + 1).kind == TokenKind::RBracket
+            {
+                i = j + 2;
+            } else {
+                break;
+            }
         }
         Some(i)
     }

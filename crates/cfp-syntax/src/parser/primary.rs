@@ -199,6 +199,12 @@ impl<'a> Parser<'a> {
             levels += 1;
             e = match self.kind() {
                 TokenKind::Dot => self.member_access(e),
+                // `String[].class`, `a.B[][].class`
+                TokenKind::LBracket
+                    if self.nth_kind(1) == TokenKind::RBracket && qualified_name(&e).is_some() =>
+                {
+                    self.array_class_literal(e)
+                }
                 TokenKind::LBracket => self.index(e),
                 TokenKind::PlusPlus | TokenKind::MinusMinus => self.post_inc_dec(e),
                 _ => self.method_ref(e),
@@ -245,6 +251,13 @@ impl<'a> Parser<'a> {
                 }
             }
             TokenKind::Keyword(Keyword::This) if qualified_name(&e).is_some() => self.outer_this(e),
+            TokenKind::Keyword(Keyword::Super) if qualified_name(&e).is_some() => {
+                self.bump();
+                let name = qualified_name(&e).unwrap_or_default();
+                let simple = name.rsplit('.').next().unwrap_or_default().to_owned();
+                let span = self.span_from(e.span);
+                mk(ExprKind::QualifiedSuper(simple), span)
+            }
             TokenKind::Keyword(Keyword::Class) if qualified_name(&e).is_some() => {
                 self.bump();
                 let name = qualified_name(&e).unwrap_or_default();
@@ -432,6 +445,29 @@ impl<'a> Parser<'a> {
 
     /// `Outer.this` at `this` (after the `.`).
     #[inline(never)]
+    /// `T[]….class` at the first `[` after the name `T`.
+    fn array_class_literal(&mut self, e: Expr) -> Expr {
+        let mut name = qualified_name(&e).unwrap_or_default();
+        while self.at(TokenKind::LBracket) && self.nth_kind(1) == TokenKind::RBracket {
+            self.bump();
+            self.bump();
+            name.push_str("[]");
+        }
+        if self.at(TokenKind::Dot) && self.nth_kind(1) == TokenKind::Keyword(Keyword::Class) {
+            self.bump();
+            self.bump();
+        } else {
+            let t = self.peek();
+            let msg = format!(
+                "expected `.class` after `{name}`, found {}",
+                self.describe(t)
+            );
+            self.error("expected-class-literal", t.span, msg);
+        }
+        let span = self.span_from(e.span);
+        mk(ExprKind::ClassLiteral(name), span)
+    }
+
     fn outer_this(&mut self, e: Expr) -> Expr {
         self.bump();
         let name = qualified_name(&e).unwrap_or_default();

@@ -1242,3 +1242,29 @@ fn spans_of_statements_and_exprs() {
         "void m() { foo(1, 2); }"
     );
 }
+
+#[test]
+fn java_17_corners_a_project_has() {
+    // Array class literals.
+    assert_eq!(expr("String[].class"), "(class-literal String[])");
+    assert_eq!(expr("a.B[][].class"), "(class-literal a.B[][])");
+    // Qualified `super`: an enclosing class's, or a superinterface's default method.
+    assert_eq!(
+        expr("Outer.super.close()"),
+        "(call (qualified-super Outer) close)"
+    );
+    // Type annotations on array dimensions and on qualified types.
+    let (d, e) = stmts("Object @Deprecated [] xs = null;\njava.util.Map.@Deprecated Entry<String, String> en = null;");
+    assert!(e.is_empty(), "{e:#?}");
+    assert!(d.contains("xs"), "{d}");
+    assert!(d.contains("Entry"), "{d}");
+    // An annotated package (package-info.java).
+    let text = "@Deprecated\npackage com.ex;\n";
+    let p = parse_program(text);
+    assert!(
+        errors(text, &p.diagnostics).is_empty(),
+        "{:?}",
+        p.diagnostics
+    );
+    assert_eq!(p.tree.package.as_deref(), Some("com.ex"));
+}

@@ -58,14 +58,20 @@ impl<'a> Parser<'a> {
         self.parse_dims(ty)
     }
 
-    /// `[]`* after a type.
+    /// `[]`* after a type, each possibly annotated (`T @A []`, annotations ignored).
     pub(super) fn parse_dims(&mut self, mut ty: TypeRef) -> TypeRef {
-        while self.at(TokenKind::LBracket) && self.nth_kind(1) == TokenKind::RBracket {
-            self.bump();
-            let close = self.bump();
-            ty = array_of(ty, close.span);
+        loop {
+            let before = self.pos;
+            self.skip_annotations();
+            if self.at(TokenKind::LBracket) && self.nth_kind(1) == TokenKind::RBracket {
+                self.bump();
+                let close = self.bump();
+                ty = array_of(ty, close.span);
+            } else {
+                self.pos = before;
+                return ty;
+            }
         }
-        ty
     }
 
     /// A primitive or class type without trailing `[]`.
@@ -96,8 +102,16 @@ impl<'a> Parser<'a> {
             if self.at(TokenKind::Lt) {
                 args = self.parse_type_args();
             }
-            if self.at(TokenKind::Dot) && self.nth_kind(1) == TokenKind::Ident {
+            // `Outer.Inner`, and `Outer.@A Inner` (a type annotation, ignored).
+            let annotated = self.at(TokenKind::Dot)
+                && self.nth_kind(1) == TokenKind::At
+                && self.nth_kind(2) == TokenKind::Ident;
+            if self.at(TokenKind::Dot) && (self.nth_kind(1) == TokenKind::Ident || annotated) {
                 self.bump();
+                self.skip_annotations();
+                if !self.at(TokenKind::Ident) {
+                    break;
+                }
                 let seg = self.bump();
                 segments.push(self.tok_text(seg).to_string());
                 args = Vec::new();
