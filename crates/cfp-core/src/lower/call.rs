@@ -166,6 +166,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 }
                 (Expr::Var(t), ty)
             }
+            // `new Integer(x)`, `new Boolean(b)`, `new Double(d)`: a boxed value, whose
+            // identity no protocol follows: the value itself when it is one of the type,
+            // else (`new Integer("12")`) any value of the type.
+            boxed @ (Type::Int | Type::Bool | Type::Float) => {
+                match (vals.into_iter().next(), tys.first()) {
+                    (Some(v), Some(t))
+                        if args.len() == 1 && t.sort() == boxed.sort() && *t != Type::Unknown =>
+                    {
+                        (v, boxed)
+                    }
+                    _ => self.unknown_value(Some(boxed.sort()), span),
+                }
+            }
             other => {
                 self.error("invalid-new", class.span, "`new` needs a class type");
                 let t = self.temp(other.clone());

@@ -270,6 +270,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 })
             }
             ExprKind::QualifiedSuper(x) => self.qualified_super(x, e.span),
+            // `Outer.Inner` (in `Outer.Inner.m()`, `Outer.Inner.CONST`): a nested class.
+            ExprKind::Field { name, .. }
+                if is_class_like(&name.name) && self.class_named(e).is_some() =>
+            {
+                self.class_named(e).map(Target::Class)
+            }
             ExprKind::Field { target, name } if self.is_package_path(target) => {
                 if is_class_like(&name.name) {
                     Some(match self.cx.table.class_by_name(&name.name) {
@@ -285,6 +291,26 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let (v, t) = self.expr(e, Some(Sort::Ref));
                 Some(Target::Value(v, t))
             }
+        }
+    }
+
+    /// The program class `e` names, if it names one: `Outer`, or a nested `Outer.Inner`
+    /// (`pkg.Outer.Inner`), without evaluating anything.
+    fn class_named(&self, e: &ast::Expr) -> Option<ClassId> {
+        match &e.kind {
+            ExprKind::Name(id) => match self.resolve_name(&id.name) {
+                NameRes::Class(c) => Some(c),
+                _ => None,
+            },
+            ExprKind::Field { target, name } if is_class_like(&name.name) => {
+                let c = self.cx.table.class_by_name(&name.name)?;
+                if self.is_package_path(target) {
+                    return Some(c);
+                }
+                let outer = self.class_named(target)?;
+                (self.cx.table.classes[c.index()].outer == Some(outer)).then_some(c)
+            }
+            _ => None,
         }
     }
 
