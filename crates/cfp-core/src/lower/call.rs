@@ -167,14 +167,15 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 (Expr::Var(t), ty)
             }
             // `new Integer(x)`, `new Boolean(b)`, `new Double(d)`: a boxed value, whose
-            // identity no protocol follows: the value itself when it is one of the type,
-            // else (`new Integer("12")`) any value of the type.
+            // identity no protocol follows: the value itself when it is one of the type (or
+            // a library result used as one), else (`new Integer("12")`, like
+            // `Integer.valueOf("12")`) what a library call returns: any value of the type.
             boxed @ (Type::Int | Type::Bool | Type::Float) => {
                 match (vals.into_iter().next(), tys.first()) {
                     (Some(v), Some(t))
-                        if args.len() == 1 && t.sort() == boxed.sort() && *t != Type::Unknown =>
+                        if args.len() == 1 && (*t == Type::Unknown || t.sort() == boxed.sort()) =>
                     {
-                        (v, boxed)
+                        (self.coerce(v, boxed.sort(), &boxed, span), boxed)
                     }
                     _ => self.unknown_value(Some(boxed.sort()), span),
                 }
