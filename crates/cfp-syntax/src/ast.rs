@@ -591,6 +591,50 @@ pub enum ExprKind {
     Error,
 }
 
+impl Expr {
+    /// The sub-expressions it evaluates itself, in Java's order: operands, targets,
+    /// arguments (a closure's captured arguments, not its body); none for leaves.
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Int { .. }
+            | ExprKind::Float(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Null
+            | ExprKind::String(_)
+            | ExprKind::Char(_)
+            | ExprKind::Nondet
+            | ExprKind::ClassLiteral(_)
+            | ExprKind::Name(_)
+            | ExprKind::This
+            | ExprKind::OuterThis(_)
+            | ExprKind::Super
+            | ExprKind::QualifiedSuper(_)
+            | ExprKind::Error => Vec::new(),
+            ExprKind::Closure(c) => c.args.iter().collect(),
+            ExprKind::Field { target, .. } => vec![target],
+            ExprKind::Call { target, args, .. } => {
+                target.iter().map(|t| &**t).chain(args).collect()
+            }
+            ExprKind::New { args, .. } | ExprKind::ArrayLiteral(args) => args.iter().collect(),
+            ExprKind::NewArray { dims, init, .. } => {
+                dims.iter().chain(init.iter().flatten()).collect()
+            }
+            ExprKind::Index { array, index } => vec![array, index],
+            ExprKind::Unary { operand, .. }
+            | ExprKind::Cast { operand, .. }
+            | ExprKind::InstanceOf { operand, .. } => vec![operand],
+            ExprKind::IncDec { target, .. } => vec![target],
+            ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+            ExprKind::Assign { target, value, .. } => vec![target, value],
+            ExprKind::Conditional {
+                cond,
+                then_expr,
+                else_expr,
+            } => vec![cond, then_expr, else_expr],
+        }
+    }
+}
+
 /// Prefix operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum UnaryOp {

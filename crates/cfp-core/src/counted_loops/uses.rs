@@ -110,60 +110,26 @@ impl Uses {
         match &e.kind {
             ExprKind::Name(n) => {
                 self.read.insert(n.name.clone());
-                true
             }
-            ExprKind::Int { .. }
-            | ExprKind::Float(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Null
-            | ExprKind::String(_)
-            | ExprKind::Char(_)
-            | ExprKind::Nondet
-            | ExprKind::ClassLiteral(_)
-            | ExprKind::This
-            | ExprKind::OuterThis(_)
-            | ExprKind::Super
-            | ExprKind::QualifiedSuper(_) => true,
-            ExprKind::Closure(_) | ExprKind::Error => false,
-            ExprKind::Field { target, .. } => self.expr(target),
-            ExprKind::Call { target, args, name } => {
+            ExprKind::Closure(_) | ExprKind::Error => return false,
+            ExprKind::InstanceOf {
+                binding: Some(_), ..
+            } => return false,
+            ExprKind::Call { name, .. } => {
                 self.called.insert(name.name.clone());
-                target.as_ref().is_none_or(|t| self.expr(t)) && args.iter().all(|a| self.expr(a))
             }
-            ExprKind::New { args, class } => {
+            ExprKind::New { class, .. } => {
                 if let TypeKind::Named { name, .. } = &class.kind {
                     self.called.insert(name.clone());
                 }
-                args.iter().all(|a| self.expr(a))
             }
-            ExprKind::NewArray { dims, init, .. } => {
-                dims.iter().all(|d| self.expr(d))
-                    && init.as_ref().is_none_or(|i| i.iter().all(|x| self.expr(x)))
-            }
-            ExprKind::ArrayLiteral(xs) => xs.iter().all(|x| self.expr(x)),
-            ExprKind::Index { array, index } => self.expr(array) && self.expr(index),
-            ExprKind::Unary { operand, .. } | ExprKind::Cast { operand, .. } => self.expr(operand),
-            ExprKind::InstanceOf {
-                operand, binding, ..
-            } => binding.is_none() && self.expr(operand),
-            ExprKind::IncDec { target, .. } => {
+            ExprKind::IncDec { target, .. } | ExprKind::Assign { target, .. } => {
                 if let ExprKind::Name(n) = &target.kind {
                     self.assigned.insert(n.name.clone());
                 }
-                self.expr(target)
             }
-            ExprKind::Assign { target, value, .. } => {
-                if let ExprKind::Name(n) = &target.kind {
-                    self.assigned.insert(n.name.clone());
-                }
-                self.expr(target) && self.expr(value)
-            }
-            ExprKind::Binary { lhs, rhs, .. } => self.expr(lhs) && self.expr(rhs),
-            ExprKind::Conditional {
-                cond,
-                then_expr,
-                else_expr,
-            } => self.expr(cond) && self.expr(then_expr) && self.expr(else_expr),
+            _ => {}
         }
+        e.children().into_iter().all(|c| self.expr(c))
     }
 }

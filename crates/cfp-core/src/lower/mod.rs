@@ -89,6 +89,7 @@ mod facts;
 mod handoff;
 mod init;
 mod method;
+mod new_object;
 mod overloads;
 mod stmt;
 #[cfg(test)]
@@ -922,35 +923,7 @@ fn has_effects(e: &ast::Expr) -> bool {
     use ExprKind::*;
     match &e.kind {
         Call { .. } | New { .. } | Assign { .. } | IncDec { .. } | Closure(_) => true,
-        Int { .. }
-        | Float(_)
-        | Bool(_)
-        | Null
-        | String(_)
-        | Char(_)
-        | Nondet
-        | ClassLiteral(_)
-        | OuterThis(_)
-        | Name(_)
-        | This
-        | Super
-        | QualifiedSuper(_)
-        | Error => false,
-        Field { target, .. } => has_effects(target),
-        NewArray { dims, init, .. } => {
-            dims.iter().any(has_effects) || init.iter().flatten().any(has_effects)
-        }
-        ArrayLiteral(items) => items.iter().any(has_effects),
-        Index { array, index } => has_effects(array) || has_effects(index),
-        Unary { operand, .. } | Cast { operand, .. } | InstanceOf { operand, .. } => {
-            has_effects(operand)
-        }
-        Binary { lhs, rhs, .. } => has_effects(lhs) || has_effects(rhs),
-        Conditional {
-            cond,
-            then_expr,
-            else_expr,
-        } => has_effects(cond) || has_effects(then_expr) || has_effects(else_expr),
+        _ => e.children().into_iter().any(has_effects),
     }
 }
 
