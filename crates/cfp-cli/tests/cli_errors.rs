@@ -250,3 +250,32 @@ fn exit_codes_are_named_by_outcome() {
     assert_eq!(code, 0);
     assert!(stdout.starts_with("cfp "), "{stdout}");
 }
+
+#[test]
+fn an_error_in_code_the_check_does_not_reach_is_a_warning() {
+    let dir = scratch("unreached");
+    let unused = "    static void unused() {\n        frobnicate(3);\n    }\n";
+    let program = |extra: &str, call: &str| {
+        format!(
+            "import java.util.concurrent.locks.ReentrantLock;\nclass Main {{\n    static ReentrantLock l = new ReentrantLock();\n    public static void main(String[] args) {{\n        l.lock();\n        {call}\n        l.unlock();\n    }}\n{extra}}}\n"
+        )
+    };
+    let quiet = dir.join("Quiet.java");
+    std::fs::write(&quiet, program(unused, "")).expect("write");
+    let (code, stdout, stderr) = cfp(&["check", &quiet.display().to_string(), "--spec", "lock"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("Quiet.java:10:9: warning: cannot find method `frobnicate`")
+            && stderr.contains("does not reach"),
+        "{stderr}"
+    );
+    // Reached, the same error stops the check.
+    let loud = dir.join("Loud.java");
+    std::fs::write(&loud, program(unused, "unused();")).expect("write");
+    let (code, _, stderr) = cfp(&["check", &loud.display().to_string(), "--spec", "lock"]);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains("Loud.java:10:9: error: cannot find method"),
+        "{stderr}"
+    );
+}

@@ -106,17 +106,24 @@ fn the_lifecycle_leak_is_reported_through_the_harness() {
 }
 
 #[test]
-fn same_named_classes_name_both_files() {
-    let dir = project("same-name-classes");
-    let (code, _, stderr) = cfp_in(&dir, &["check", "src", "--spec", "lock"]);
+fn one_class_in_two_files_names_both_files() {
+    let dir = std::env::temp_dir().join(format!("cfp-dup-class-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["a", "b"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("mkdir");
+        std::fs::write(
+            dir.join(sub).join("Lock.java"),
+            "package util;\n\npublic class Lock {}\n",
+        )
+        .expect("write");
+    }
+    let (code, _, stderr) = cfp_in(&dir, &["check", "a", "b", "--spec", "lock"]);
+    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 3, "{stderr}");
     assert!(
-        stderr.contains("src/app/Lock.java") && stderr.contains("src/util/concurrent/Lock.java"),
-        "{stderr}"
-    );
-    // The error is located in the second file.
-    assert!(
-        stderr.starts_with("src/util/concurrent/Lock.java:3:14: error:"),
+        stderr.starts_with("b/Lock.java:3:14: error:")
+            && stderr.contains("`util.Lock`")
+            && stderr.contains("a/Lock.java"),
         "{stderr}"
     );
 }

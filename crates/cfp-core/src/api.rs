@@ -25,12 +25,15 @@ pub const KNOWN_SUPERTYPES: &[(&str, &[&str])] = &[
 /// and `WriteLock`) are reentrant locks of their own (`cfp models rwlock`).
 pub const KNOWN_VIEWS: &[(&str, &[&str])] = &[("ReentrantLock", &["ReadLock", "WriteLock"])];
 
-/// Whether a receiver of static type `ty` is an object of the wildcard class `wildcard`.
+/// Whether a receiver of static type `ty` (a program name) is an object of the wildcard
+/// class `wildcard` (as the spec writes it: a class of another package or outer class
+/// with the same simple name is one too).
 fn is_of(ty: &str, wildcard: &str) -> bool {
-    ty == wildcard
+    let simple = cfp_syntax::resolve::simple_name(ty);
+    cfp_syntax::resolve::names_class(wildcard, ty)
         || KNOWN_VIEWS
             .iter()
-            .any(|(w, views)| *w == wildcard && views.contains(&ty))
+            .any(|(w, views)| *w == wildcard && views.contains(&simple))
 }
 
 /// True when terminal `t` is written with `arity` arguments, or with `(..)`.
@@ -123,11 +126,12 @@ impl ApiTable {
     ) -> Vec<TerminalId> {
         self.select(method, arity, |t| {
             self.receiver_type(t).is_some_and(|w| {
-                w != ty
+                let simple = cfp_syntax::resolve::simple_name(ty);
+                !cfp_syntax::resolve::names_class(w, ty)
                     && (supers(w).iter().any(|s| s == ty)
                         || KNOWN_SUPERTYPES
                             .iter()
-                            .any(|(c, ss)| *c == w && ss.contains(&ty)))
+                            .any(|(c, ss)| *c == w && ss.contains(&simple)))
             })
         })
     }

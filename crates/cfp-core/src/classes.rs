@@ -194,6 +194,24 @@ impl<'a> ClassTable<'a> {
             .map(|i| ClassId(i as u32))
     }
 
+    /// The class a spec or an option names `written` (a program name, a simple name, or a
+    /// qualified name: [`cfp_syntax::resolve::names_class`]): an exact match, else the one
+    /// class it can denote (none when several can).
+    pub fn class_written(&self, written: &str) -> Option<ClassId> {
+        if let Some(c) = self.class_by_name(written) {
+            return Some(c);
+        }
+        let mut found = self
+            .classes
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| cfp_syntax::resolve::names_class(written, &c.decl.name.name));
+        match (found.next(), found.next()) {
+            (Some((i, _)), None) => Some(ClassId(i as u32)),
+            _ => None,
+        }
+    }
+
     /// Class name.
     pub fn class_name(&self, c: ClassId) -> &str {
         self.classes

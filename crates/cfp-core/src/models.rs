@@ -95,7 +95,7 @@ pub fn models_for(unit: &CompilationUnit, text: &str) -> Vec<&'static BuiltinMod
 }
 
 fn class_names<'a>(c: &'a ClassDecl, out: &mut BTreeSet<&'a str>) {
-    out.insert(&c.name.name);
+    out.insert(cfp_syntax::resolve::simple_name(&c.name.name));
     for m in &c.members {
         if let Member::Class(inner) = m {
             class_names(inner, out);

@@ -65,6 +65,9 @@ pub struct ClassDecl {
     pub is_interface: bool,
     /// Class name.
     pub name: Ident,
+    /// The names of its type parameters (`T`, `U` of `class C<T, U extends B>`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub type_params: Vec<String>,
     /// Superclass (`extends`); for an interface, the first extended interface is here
     /// and the others in `implements`.
     pub extends: Option<TypeRef>,
@@ -123,6 +126,9 @@ pub struct VarDeclarator {
 pub struct MethodDecl {
     /// Method modifiers.
     pub modifiers: Modifiers,
+    /// The names of its type parameters (`T` of `<T> T first(List<T> xs)`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub type_params: Vec<String>,
     /// Return type (`void` is [`TypeKind::Void`]).
     pub ret: TypeRef,
     /// Method name.

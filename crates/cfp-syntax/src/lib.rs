@@ -14,6 +14,7 @@ pub mod builtin_specs;
 pub mod diagnostic;
 pub mod lexer;
 pub mod parser;
+pub mod resolve;
 pub mod sources;
 pub mod span;
 pub mod spec_ast;

@@ -4,9 +4,9 @@
 //! own, so that every span of every file is an offset into that one text (the front end,
 //! the lowering and the traces keep working with plain [`Span`]s). [`SourceSet::locate`]
 //! turns an offset back into the file and its own line and column, and
-//! [`parse_sources`] parses each file within the text and merges their classes into one
-//! [`CompilationUnit`], rejecting two classes of the same name (the program language has
-//! no packages: such a tree cannot be read as one program without renaming).
+//! [`parse_sources`] parses each file within the text, resolves the class names of the
+//! files as javac does (packages, imports, nested classes: [`crate::resolve`]) and merges
+//! their classes into one [`CompilationUnit`] in which every class has a name of its own.
 //!
 //! One text can also hold several files, each starting at a marker line
 //! `// -- path/Name.java --` (the playground's editor, a file saved from it):
@@ -16,8 +16,7 @@
 //!
 //! This module reads no files: the hosts read them and hand over names and texts.
 
-use crate::ast::{ClassDecl, CompilationUnit, Member};
-use crate::diagnostic::Diagnostic;
+use crate::ast::CompilationUnit;
 use crate::parser::parse_program_in;
 use crate::span::{LineCol, LineIndex, Span};
 use crate::Parsed;
@@ -200,71 +199,37 @@ fn file_markers(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// Parse every file of `sources` and merge their classes, in file order, into one unit
-/// whose spans point into [`SourceSet::text`]. Diagnostics are in file order; two classes
-/// (top-level or nested) of the same name in different files are an error at the second
-/// that names both files.
+/// Parse every file of `sources`, resolve their class names as javac does
+/// ([`crate::resolve`]: each class gets its program name, unique in the tree) and merge
+/// their classes, in file order, into one unit whose spans point into
+/// [`SourceSet::text`]. Diagnostics are in file order; two classes of the same qualified
+/// name are an error at the second that names both files.
 pub fn parse_sources(sources: &SourceSet) -> Parsed<CompilationUnit> {
-    let mut classes: Vec<ClassDecl> = Vec::new();
-    let mut imports = Vec::new();
-    let mut closures = 0;
+    let mut units = Vec::new();
     let mut diagnostics = Vec::new();
-    // (simple name, file, package) of every class seen so far.
-    let mut seen: Vec<(String, usize, Option<String>)> = Vec::new();
-    for (i, f) in sources.files().iter().enumerate() {
+    for f in sources.files() {
         let parsed = parse_program_in(sources.text(), f.start..f.end);
         diagnostics.extend(parsed.diagnostics);
-        let unit = parsed.tree;
-        let mut names = Vec::new();
-        for c in &unit.classes {
-            class_names(c, &mut names);
-        }
-        for (name, span) in names {
-            if let Some((_, j, pkg)) = seen.iter().find(|(n, j, _)| *n == name && *j != i) {
-                let in_pkg = |p: &Option<String>| {
-                    p.as_ref()
-                        .map_or(String::new(), |p| format!(" (package `{p}`)"))
-                };
-                diagnostics.push(Diagnostic::error(
-                    "duplicate-class-in-tree",
-                    span,
-                    format!(
-                        "class `{name}` is defined both in `{}`{} and in `{}`{}: the \
-                         files are read as one program, in which a class name stands for one \
-                         class; leave one of the two files out",
-                        sources.files()[*j].name,
-                        in_pkg(pkg),
-                        f.name,
-                        in_pkg(&unit.package),
-                    ),
-                ));
-            }
-            seen.push((name, i, unit.package.clone()));
-        }
-        imports.extend(unit.imports);
-        classes.extend(unit.classes);
-        closures += unit.closures;
+        units.push(parsed.tree);
     }
-    let end = sources.text().len();
+    let generated: Vec<bool> = (0..units.len()).map(|i| sources.is_generated(i)).collect();
+    let names: Vec<&str> = sources.files().iter().map(|f| f.name.as_str()).collect();
+    diagnostics.extend(crate::resolve::resolve(&mut units, &generated, &names));
+    let mut merged = CompilationUnit {
+        package: None,
+        imports: Vec::new(),
+        classes: Vec::new(),
+        span: Span::new(0, sources.text().len()),
+        closures: 0,
+    };
+    for unit in units {
+        merged.imports.extend(unit.imports);
+        merged.classes.extend(unit.classes);
+        merged.closures += unit.closures;
+    }
     Parsed {
-        tree: CompilationUnit {
-            package: None,
-            imports,
-            classes,
-            span: Span::new(0, end),
-            closures,
-        },
+        tree: merged,
         diagnostics,
-    }
-}
-
-/// The names (with their spans) of `c` and of the classes nested in it.
-fn class_names(c: &ClassDecl, out: &mut Vec<(String, Span)>) {
-    out.push((c.name.name.clone(), c.name.span));
-    for m in &c.members {
-        if let Member::Class(inner) = m {
-            class_names(inner, out);
-        }
     }
 }
 
@@ -349,17 +314,19 @@ mod tests {
     }
 
     #[test]
-    fn same_named_classes_in_two_files_name_both() {
+    fn same_named_classes_of_two_packages_get_names_of_their_own() {
         let mut s = SourceSet::new();
         s.add("x/Lock.java", "package x;\nclass Lock {}\n");
         s.add("y/Lock.java", "package y;\nclass Lock {}\n");
         let p = parse_sources(&s);
-        let [d] = &p.diagnostics[..] else {
-            panic!("{:?}", p.diagnostics)
-        };
-        assert!(d.message.contains("x/Lock.java") && d.message.contains("y/Lock.java"));
-        assert!(d.message.contains("package `y`"), "{}", d.message);
-        assert_eq!(s.file_of(d.span.start as usize), Some(1));
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+        let names: Vec<&str> = p
+            .tree
+            .classes
+            .iter()
+            .map(|c| c.name.name.as_str())
+            .collect();
+        assert_eq!(names, ["x$Lock", "y$Lock"]);
     }
 
     #[test]

@@ -74,6 +74,7 @@ pub(super) fn method(
     span: Span,
 ) -> MethodDecl {
     MethodDecl {
+        type_params: Vec::new(),
         modifiers: Modifiers {
             is_static,
             is_private: true,

@@ -138,6 +138,7 @@ impl Desugarer<'_, '_> {
         self.cx = saved;
         let mut members = capture_fields(&captures, span);
         members.push(Member::Method(MethodDecl {
+            type_params: Vec::new(),
             modifiers: Modifiers {
                 is_public: true,
                 ..Modifiers::default()
@@ -151,6 +152,7 @@ impl Desugarer<'_, '_> {
         }));
         members.extend(nested);
         self.add_class(ClassDecl {
+            type_params: Vec::new(),
             modifiers: Modifiers {
                 is_static: in_static,
                 ..Modifiers::default()
@@ -264,6 +266,7 @@ impl Desugarer<'_, '_> {
         }
         let in_static = self.cx.is_static;
         let mut decl = ClassDecl {
+            type_params: Vec::new(),
             modifiers: Modifiers {
                 is_static: in_static,
                 ..Modifiers::default()
@@ -307,6 +310,7 @@ impl Desugarer<'_, '_> {
         let mut c = std::mem::replace(
             decl,
             ClassDecl {
+                type_params: Vec::new(),
                 modifiers: Modifiers::default(),
                 is_interface: false,
                 name: decl.name.clone(),

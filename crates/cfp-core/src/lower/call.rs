@@ -541,7 +541,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let table = &self.cx.table;
                 let supers = |w: &str| {
                     table
-                        .class_by_name(w)
+                        .class_written(w)
                         .map(|c| table.supertype_names(c))
                         .unwrap_or_default()
                 };

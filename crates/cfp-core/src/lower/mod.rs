@@ -228,9 +228,13 @@ pub fn lower_program(
         .and_then(|f| f.types.as_ref())
         .map(|u| u.names.clone())
         .unwrap_or_default();
-    let mut diags = reachable_closures_only(dedup(cx.diags), &methods);
+    let reachable = reachable_methods(&methods);
+    let mut diags = reachable_closures_only(dedup(cx.diags), &methods, &reachable);
+    if entry.is_some() {
+        diags = unreached_errors_as_warnings(diags, &methods, &reachable);
+    }
     diags.sort_by_key(|d| (d.span.start, d.span.end));
-    let approximations = reachable_closures_only(dedup(cx.approx), &methods);
+    let approximations = reachable_closures_only(dedup(cx.approx), &methods, &reachable);
     let Some(entry) = entry else {
         return (None, diags);
     };
@@ -304,10 +308,8 @@ pub fn lower_program(
 /// The name of the field holding each object's runtime class ([`Program::type_field`]).
 pub const TYPE_FIELD: &str = "%type";
 
-/// The diagnostics (or approximations) without those of closures (`closure-not-run`)
-/// inside methods no execution calls: code that never runs cannot matter. A closure
-/// outside every method (a field initialiser) is kept, and so is every other kind.
-fn reachable_closures_only(approx: Vec<Diagnostic>, methods: &[MethodCfa]) -> Vec<Diagnostic> {
+/// Which methods the root reaches through calls.
+fn reachable_methods(methods: &[MethodCfa]) -> Vec<bool> {
     let mut reachable = vec![false; methods.len()];
     let mut stack = vec![0usize]; // the root
     while let Some(m) = stack.pop() {
@@ -321,17 +323,54 @@ fn reachable_closures_only(approx: Vec<Diagnostic>, methods: &[MethodCfa]) -> Ve
             }
         }
     }
+    reachable
+}
+
+/// True when `d` lies inside methods of `methods` and the root reaches none of them.
+fn only_in_unreached(d: &Diagnostic, methods: &[MethodCfa], reachable: &[bool]) -> bool {
+    let inside = |m: &MethodCfa| {
+        !m.span.is_empty() && m.span.start <= d.span.start && d.span.end <= m.span.end
+    };
+    let mut holders = methods.iter().filter(|m| inside(m)).peekable();
+    holders.peek().is_some() && !holders.any(|m| reachable[m.id.index()])
+}
+
+/// The diagnostics (or approximations) without those of closures (`closure-not-run`)
+/// inside methods no execution calls: code that never runs cannot matter. A closure
+/// outside every method (a field initialiser) is kept, and so is every other kind.
+fn reachable_closures_only(
+    approx: Vec<Diagnostic>,
+    methods: &[MethodCfa],
+    reachable: &[bool],
+) -> Vec<Diagnostic> {
     approx
         .into_iter()
-        .filter(|d| {
-            if d.code != "closure-not-run" {
-                return true;
+        .filter(|d| d.code != "closure-not-run" || !only_in_unreached(d, methods, reachable))
+        .collect()
+}
+
+/// An error inside methods the root never reaches does not matter to the check (a
+/// whole project's code it does not need): it becomes a warning that says so.
+fn unreached_errors_as_warnings(
+    diags: Vec<Diagnostic>,
+    methods: &[MethodCfa],
+    reachable: &[bool],
+) -> Vec<Diagnostic> {
+    diags
+        .into_iter()
+        .map(|d| {
+            if d.severity != Severity::Error || !only_in_unreached(&d, methods, reachable) {
+                return d;
             }
-            let inside = |m: &MethodCfa| {
-                !m.span.is_empty() && m.span.start <= d.span.start && d.span.end <= m.span.end
-            };
-            let mut holders = methods.iter().filter(|m| inside(m)).peekable();
-            holders.peek().is_none() || holders.any(|m| reachable[m.id.index()])
+            Diagnostic::warning(
+                "not-reached",
+                d.span,
+                format!(
+                    "{} (in code the check does not reach from its entry, so it is not \
+                     checked)",
+                    d.message
+                ),
+            )
         })
         .collect()
 }
@@ -441,7 +480,7 @@ impl<'a> ProgramLowerer<'a> {
                 span: Span::default(),
             });
             global_types.push(api.wildcard_types.get(&k).map_or(Type::Unknown, |n| {
-                match table.class_by_name(n) {
+                match table.class_written(n) {
                     Some(c) => Type::Class(c),
                     None => Type::External(n.clone()),
                 }
@@ -634,7 +673,7 @@ impl<'a> ProgramLowerer<'a> {
             .filter(|m| matches!(m.source, MethodSource::Method(_)) && !m.is_abstract)
             .filter(|m| m.name == name)
             .filter(|m| match (&class, m.class) {
-                (Some(c), Some(k)) => self.table.class_name(k) == c,
+                (Some(c), Some(k)) => cfp_syntax::resolve::names_class(c, self.table.class_name(k)),
                 _ => true,
             })
             .filter(|m| match (&overload, &m.source) {

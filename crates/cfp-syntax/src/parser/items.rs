@@ -202,6 +202,7 @@ impl<'a> Parser<'a> {
                     modifiers: mods,
                     is_interface: true,
                     name,
+                    type_params: Vec::new(),
                     extends: None,
                     implements: Vec::new(),
                     members: Vec::new(),
@@ -246,9 +247,7 @@ impl<'a> Parser<'a> {
     fn class_decl(&mut self, start: Span, modifiers: Modifiers, is_interface: bool) -> ClassDecl {
         self.bump(); // `class` / `interface`
         let name = self.expect_ident();
-        if self.at(TokenKind::Lt) {
-            self.skip_type_params();
-        }
+        let type_params = self.type_params();
         let mut extends = None;
         let mut implements = Vec::new();
         if self.eat_kw(Keyword::Extends) {
@@ -289,6 +288,7 @@ impl<'a> Parser<'a> {
             modifiers,
             is_interface,
             name,
+            type_params,
             extends,
             implements,
             members,
@@ -325,6 +325,7 @@ impl<'a> Parser<'a> {
                 modifiers,
                 is_interface: false,
                 name: name.clone(),
+                type_params: Vec::new(),
                 extends: None,
                 implements,
                 members,
@@ -395,6 +396,7 @@ impl<'a> Parser<'a> {
         ClassDecl {
             modifiers,
             is_interface: false,
+            type_params: Vec::new(),
             extends: Some(TypeRef {
                 kind: TypeKind::Named {
                     name: "Enum".to_owned(),
@@ -502,7 +504,7 @@ impl<'a> Parser<'a> {
                 span: self.span_from(start),
             }));
         }
-        let mut modifiers = self.modifiers();
+        let modifiers = self.modifiers();
         match self.kind() {
             TokenKind::Keyword(Keyword::Class | Keyword::Interface | Keyword::Enum)
             | TokenKind::At => {
@@ -519,9 +521,20 @@ impl<'a> Parser<'a> {
             }
             _ => {}
         }
-        if self.at(TokenKind::Lt) {
-            self.skip_type_params();
-        }
+        self.method_or_field(start, modifiers, class_name, is_interface)
+    }
+
+    /// A constructor, method or field after its modifiers. Kept out of
+    /// [`Parser::member`], whose frame is on the stack once per nested class.
+    #[inline(never)]
+    fn method_or_field(
+        &mut self,
+        start: Span,
+        mut modifiers: Modifiers,
+        class_name: Option<&str>,
+        is_interface: bool,
+    ) -> Option<Member> {
+        let type_params = self.type_params();
         // Constructor: `Name(`.
         if self.at(TokenKind::Ident) && self.nth_kind(1) == TokenKind::LParen {
             let name = self.expect_ident();
@@ -593,6 +606,7 @@ impl<'a> Parser<'a> {
             };
             return Some(Member::Method(MethodDecl {
                 modifiers,
+                type_params,
                 ret,
                 name,
                 params,

@@ -205,14 +205,16 @@ impl<'a> Parser<'a> {
         true
     }
 
-    /// Type parameters of a generic class or method (`<T extends A & B, U>`), dropped.
-    pub(super) fn skip_type_params(&mut self) {
+    /// Type parameters of a generic class or method (`<T extends A & B, U>`): their
+    /// names (the bounds are parsed and dropped).
+    pub(super) fn type_params(&mut self) -> Vec<String> {
+        let mut names = Vec::new();
         if !self.eat(TokenKind::Lt) {
-            return;
+            return names;
         }
         loop {
             self.skip_annotations();
-            self.expect_ident();
+            names.push(self.expect_ident().name);
             if self.eat_kw(Keyword::Extends) {
                 self.parse_type();
                 while self.eat(TokenKind::Amp) {
@@ -241,6 +243,7 @@ impl<'a> Parser<'a> {
             }
             break;
         }
+        names
     }
 
     /// Skip annotations `@Name`, `@a.b.Name(…)` (not `@interface`).

@@ -1,11 +1,10 @@
 package app;
 
-import util.concurrent.Lock;
+import util.concurrent.Guard;
 
 public class Main {
     public static void main(String[] args) {
-        Lock l = new Lock();
-        l.lock();
-        l.unlock();
+        Guard g = new Guard();
+        g.run(() -> System.out.println("inside"));
     }
 }

@@ -1,7 +1,0 @@
-package util.concurrent;
-
-public class Lock {
-    public void lock() {}
-
-    public void unlock() {}
-}
