@@ -108,12 +108,16 @@ pub fn prepare_sources(
         .chain(tag(InputFile::Program, program_parsed.diagnostics))
         .collect();
     let is_error = |d: &InputDiagnostic| d.diagnostic.severity == Severity::Error;
-    if items.iter().any(is_error) {
+    // Unsupported constructs matter only where the check reaches them: the lowering
+    // reports them (an error there, a warning elsewhere).
+    let deferred = |d: &InputDiagnostic| d.diagnostic.code == cfp_syntax::parser::UNSUPPORTED;
+    if items.iter().any(|d| is_error(d) && !deferred(d)) {
         return Err(Diagnostics {
             items,
             sources: program,
         });
     }
+    items.retain(|d| !deferred(d));
     match crate::front_end(&program_parsed.tree, &spec_parsed.tree, options) {
         Ok((lowered, warnings)) => {
             items.extend(tag(InputFile::Program, warnings));

@@ -32,6 +32,11 @@ pub struct CompilationUnit {
     /// How many lambdas, method references, anonymous and local classes it has (none:
     /// nothing to desugar).
     pub closures: usize,
+    /// The errors about constructs the checker does not support (`unsupported`), also
+    /// among the parser's diagnostics. A check defers them to the lowering, which
+    /// reports each as an error where the check reaches it and as a warning elsewhere.
+    #[serde(skip)]
+    pub unsupported: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// Modifiers that matter to the semantics; the rest (annotations, `protected`,

@@ -221,8 +221,10 @@ pub fn parse_sources(sources: &SourceSet) -> Parsed<CompilationUnit> {
         classes: Vec::new(),
         span: Span::new(0, sources.text().len()),
         closures: 0,
+        unsupported: Vec::new(),
     };
     for unit in units {
+        merged.unsupported.extend(unit.unsupported);
         merged.imports.extend(unit.imports);
         merged.classes.extend(unit.classes);
         merged.closures += unit.closures;

@@ -91,6 +91,7 @@ mod init;
 mod method;
 mod new_object;
 mod overloads;
+mod reach;
 mod stmt;
 #[cfg(test)]
 mod tests;
@@ -98,6 +99,7 @@ mod types;
 
 use facts::{Facts, Survey};
 use method::{lower_method, lower_root};
+use reach::{reachable_closures_only, reachable_methods, unreached_errors_as_warnings};
 
 /// Which library calls may throw an exception (the code behind them is not the
 /// program's; its documentation decides what it throws).
@@ -229,6 +231,7 @@ pub fn lower_program(
         .map(|u| u.names.clone())
         .unwrap_or_default();
     let reachable = reachable_methods(&methods);
+    cx.diags.extend(unit.unsupported.iter().cloned());
     let mut diags = reachable_closures_only(dedup(cx.diags), &methods, &reachable);
     if entry.is_some() {
         diags = unreached_errors_as_warnings(diags, &methods, &reachable);
@@ -307,73 +310,6 @@ pub fn lower_program(
 
 /// The name of the field holding each object's runtime class ([`Program::type_field`]).
 pub const TYPE_FIELD: &str = "%type";
-
-/// Which methods the root reaches through calls.
-fn reachable_methods(methods: &[MethodCfa]) -> Vec<bool> {
-    let mut reachable = vec![false; methods.len()];
-    let mut stack = vec![0usize]; // the root
-    while let Some(m) = stack.pop() {
-        if m >= methods.len() || reachable[m] {
-            continue;
-        }
-        reachable[m] = true;
-        for (_, _, e) in methods[m].edges() {
-            if let Edge::Call { callee, .. } = e {
-                stack.push(callee.index());
-            }
-        }
-    }
-    reachable
-}
-
-/// True when `d` lies inside methods of `methods` and the root reaches none of them.
-fn only_in_unreached(d: &Diagnostic, methods: &[MethodCfa], reachable: &[bool]) -> bool {
-    let inside = |m: &MethodCfa| {
-        !m.span.is_empty() && m.span.start <= d.span.start && d.span.end <= m.span.end
-    };
-    let mut holders = methods.iter().filter(|m| inside(m)).peekable();
-    holders.peek().is_some() && !holders.any(|m| reachable[m.id.index()])
-}
-
-/// The diagnostics (or approximations) without those of closures (`closure-not-run`)
-/// inside methods no execution calls: code that never runs cannot matter. A closure
-/// outside every method (a field initialiser) is kept, and so is every other kind.
-fn reachable_closures_only(
-    approx: Vec<Diagnostic>,
-    methods: &[MethodCfa],
-    reachable: &[bool],
-) -> Vec<Diagnostic> {
-    approx
-        .into_iter()
-        .filter(|d| d.code != "closure-not-run" || !only_in_unreached(d, methods, reachable))
-        .collect()
-}
-
-/// An error inside methods the root never reaches does not matter to the check (a
-/// whole project's code it does not need): it becomes a warning that says so.
-fn unreached_errors_as_warnings(
-    diags: Vec<Diagnostic>,
-    methods: &[MethodCfa],
-    reachable: &[bool],
-) -> Vec<Diagnostic> {
-    diags
-        .into_iter()
-        .map(|d| {
-            if d.severity != Severity::Error || !only_in_unreached(&d, methods, reachable) {
-                return d;
-            }
-            Diagnostic::warning(
-                "not-reached",
-                d.span,
-                format!(
-                    "{} (in code the check does not reach from its entry, so it is not \
-                     checked)",
-                    d.message
-                ),
-            )
-        })
-        .collect()
-}
 
 fn dedup(ds: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::new();

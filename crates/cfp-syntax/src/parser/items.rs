@@ -83,6 +83,7 @@ impl<'a> Parser<'a> {
             classes,
             span: Span::new(self.start, self.text.len()),
             closures: self.closures,
+            unsupported: Vec::new(),
         }
     }
 
@@ -184,8 +185,7 @@ impl<'a> Parser<'a> {
             TokenKind::Ident
                 if self.tok_text(t) == "record" && self.nth_kind(1) == TokenKind::Ident =>
             {
-                self.skip_unsupported_type(t.span, "records are not supported");
-                None
+                Some(self.record_decl(start, mods))
             }
             // An annotation type (`@interface A { … }`) declares no code that runs: an
             // interface without members (its elements and defaults are not read).
@@ -219,27 +219,6 @@ impl<'a> Parser<'a> {
                 }
                 None
             }
-        }
-    }
-
-    /// Report an unsupported type declaration at `at` and skip it (through its body).
-    fn skip_unsupported_type(&mut self, at: Span, msg: &str) {
-        self.error_always("unsupported", at, msg);
-        self.bump();
-        while !matches!(
-            self.kind(),
-            TokenKind::LBrace | TokenKind::Semi | TokenKind::RBrace | TokenKind::Eof
-        ) {
-            if self.at(TokenKind::LParen) {
-                self.skip_balanced();
-            } else {
-                self.bump();
-            }
-        }
-        if self.at(TokenKind::LBrace) {
-            self.skip_balanced();
-        } else {
-            self.eat(TokenKind::Semi);
         }
     }
 
@@ -413,7 +392,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `{ members }`.
-    fn class_body(&mut self, class_name: &str, is_interface: bool) -> Vec<Member> {
+    pub(super) fn class_body(&mut self, class_name: &str, is_interface: bool) -> Vec<Member> {
         if !self.expect(TokenKind::LBrace) {
             // Skip to the body if it comes later on (e.g. after a malformed header).
             while !matches!(
@@ -534,6 +513,9 @@ impl<'a> Parser<'a> {
         class_name: Option<&str>,
         is_interface: bool,
     ) -> Option<Member> {
+        if self.at_compact_constructor(class_name) {
+            return Some(self.compact_constructor(start, modifiers));
+        }
         let type_params = self.type_params();
         // Constructor: `Name(`.
         if self.at(TokenKind::Ident) && self.nth_kind(1) == TokenKind::LParen {
@@ -650,7 +632,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `(T a, final U... b)`.
-    fn params(&mut self) -> Vec<Param> {
+    pub(super) fn params(&mut self) -> Vec<Param> {
         let mut params = Vec::new();
         if !self.expect(TokenKind::LParen) {
             return params;

@@ -15,6 +15,7 @@
 mod exprs;
 mod items;
 mod primary;
+mod records;
 mod stmts;
 mod types;
 
@@ -27,6 +28,10 @@ use crate::Parsed;
 /// Maximum nesting of expressions and statements (combined) before the parser gives up
 /// on the nested part with a `nesting-too-deep` error.
 pub const MAX_DEPTH: u32 = 256;
+
+/// The code of the errors about constructs the checker does not support
+/// ([`crate::ast::CompilationUnit::unsupported`]).
+pub const UNSUPPORTED: &str = "unsupported";
 
 /// Maximum depth of the tree built for one member: recursive nesting plus the levels
 /// that left-nested chains add (`a + b + c …`, `x.f().g() …`, `a[i][j] …`). Every
@@ -79,10 +84,17 @@ pub fn parse_program_in(text: &str, range: std::ops::Range<usize>) -> Parsed<Com
         scanned_depth: 0,
         unsplit: Vec::new(),
         closures: 0,
+        record: None,
+        compact_ctors: Vec::new(),
     };
-    let unit = p.compilation_unit();
+    let mut unit = p.compilation_unit();
     let mut diags = p.diags;
     diags.sort_by_key(|d| (d.span.start, d.span.end));
+    unit.unsupported = diags
+        .iter()
+        .filter(|d| d.code == UNSUPPORTED)
+        .cloned()
+        .collect();
     Parsed {
         tree: unit,
         diagnostics: diags,
@@ -122,6 +134,11 @@ pub(crate) struct Parser<'a> {
     unsplit: Vec<(usize, TokenKind)>,
     /// Closures and local classes parsed so far ([`CompilationUnit::closures`]).
     closures: usize,
+    /// The record whose body is being parsed (`Name {` there is its compact
+    /// constructor).
+    record: Option<String>,
+    /// Name spans of the compact constructors parsed in that body.
+    compact_ctors: Vec<u32>,
 }
 
 /// The statement keywords the statement-level recovery stops at.

@@ -137,7 +137,7 @@ impl<'a> Parser<'a> {
             TokenKind::Keyword(Keyword::Switch) => {
                 self.bump();
                 self.error_always(
-                    "unsupported",
+                    super::UNSUPPORTED,
                     t.span,
                     "switch expressions are not supported",
                 );
@@ -279,7 +279,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                 }
                 let span = self.span_from(e.span);
-                self.error_always("unsupported", span, format!("{what} not supported"));
+                self.error_always(super::UNSUPPORTED, span, format!("{what} not supported"));
                 mk(ExprKind::Error, span)
             }
             _ => {

@@ -153,7 +153,7 @@ impl<'a> Parser<'a> {
                     && self.nth_kind(1) == TokenKind::Ident
                     && self.nth_kind(2) == TokenKind::LParen =>
             {
-                self.local_class_stmt("local records are not supported")
+                self.local_class()
             }
             TokenKind::Keyword(
                 Keyword::Else
@@ -290,7 +290,7 @@ impl<'a> Parser<'a> {
     /// Report an unsupported local declaration and skip it.
     fn local_class_stmt(&mut self, msg: &str) -> StmtKind {
         let t = self.peek();
-        self.error_always("unsupported", t.span, msg);
+        self.error_always(super::UNSUPPORTED, t.span, msg);
         self.skip_local_class();
         StmtKind::Error
     }
