@@ -76,6 +76,9 @@ pub struct StatsJson {
     /// Iterations on a summarised slice before its violation went to the exact slice.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub summarised_iterations: u32,
+    /// The program's size: files, lines, classes, methods, those reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<crate::check::ProgramStats>,
     /// The bug hunter's slices, runs and finds.
     #[serde(default)]
     pub hunter: crate::check::HuntStats,
@@ -148,6 +151,7 @@ impl StatsJson {
                 .collect(),
             slice: s.slice,
             summarised_iterations: s.summarised_iterations,
+            program: s.program,
             hunter: s.hunter.clone(),
         }
     }

@@ -35,6 +35,8 @@ pub struct Run<S: Solver> {
     earlier: Option<CheckStats>,
     /// The program, and where the current checker's slice came from (none: unsliced).
     original: Option<(Program, Origin)>,
+    /// The program's size.
+    program_stats: crate::check::ProgramStats,
 }
 
 impl<S: Solver> Run<S> {
@@ -46,6 +48,7 @@ impl<S: Solver> Run<S> {
         solver: S,
         stop: Option<StopHook>,
     ) -> Self {
+        let program_stats = crate::check::ProgramStats::of(&program, &source);
         let (checked, stats, confirm, original) = match options.slice {
             None => (program, None, None, None),
             Some(mode) => {
@@ -70,6 +73,7 @@ impl<S: Solver> Run<S> {
             summarised_iterations: 0,
             earlier: None,
             original,
+            program_stats,
         };
         run.start(checked, solver, stop);
         run
@@ -127,6 +131,7 @@ impl<S: Solver> Run<S> {
             s.add_earlier(earlier);
         }
         s.slice = self.slice;
+        s.program = Some(self.program_stats);
         s.summarised_iterations = self.summarised_iterations;
         s
     }

@@ -521,6 +521,9 @@ pub fn stats_table(props: &StatsTableProps) -> Html {
                 <thead><tr>{ for cols.iter().map(|(h, _, _)| html! { <th>{ *h }</th> }) }</tr></thead>
                 <tbody><tr>{ for cols.iter().map(|(_, k, v)| html! { <td data-stat={*k}>{ v.clone() }</td> }) }</tr></tbody>
             </table>
+            if let Some(p) = s.program.as_ref() {
+                <p class="muted" data-testid="program-stats">{ format!("Program: {}", p.summary()) }</p>
+            }
             if let Some(sl) = s.slice.as_ref() {
                 <p class="muted" data-testid="slice-stats">
                     { format!("Slice (paper §6): {}", sl.summary()) }

@@ -479,6 +479,55 @@ impl Verdict {
     }
 }
 
+/// The size of a checked program (`--stats`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramStats {
+    /// The files given (library models and harnesses not counted).
+    pub files: usize,
+    /// Their lines.
+    pub lines: usize,
+    /// Classes of the program (models, harness and closure classes included).
+    pub classes: usize,
+    /// Methods with code, synthetic ones (initialisers, closures, the root) included.
+    pub methods: usize,
+    /// Of those, the ones the root reaches through calls.
+    pub reachable_methods: usize,
+}
+
+impl ProgramStats {
+    /// The figures of `program`, read from `sources`.
+    pub fn of(program: &crate::Program, sources: &cfp_syntax::SourceSet) -> ProgramStats {
+        let given: Vec<usize> = (0..sources.files().len())
+            .filter(|&i| !sources.is_generated(i))
+            .collect();
+        let with_code = |m: &&crate::ir::MethodCfa| !m.is_abstract;
+        let reachable = crate::lower::reachable_methods(&program.methods);
+        ProgramStats {
+            files: given.len(),
+            lines: given
+                .iter()
+                .map(|&i| sources.file_text(i).lines().count())
+                .sum(),
+            classes: program.classes.len(),
+            methods: program.methods.iter().filter(with_code).count(),
+            reachable_methods: program
+                .methods
+                .iter()
+                .filter(with_code)
+                .filter(|m| reachable.get(m.id.index()).copied().unwrap_or(false))
+                .count(),
+        }
+    }
+
+    /// One line: `3 files, 120 lines; 7 classes, 25 methods (12 reached)`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} file(s), {} lines; {} classes, {} methods ({} reached from the entry)",
+            self.files, self.lines, self.classes, self.methods, self.reachable_methods
+        )
+    }
+}
+
 /// Counters of a run (paper Table 2 columns; times are measured by the host).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CheckStats {
@@ -517,6 +566,9 @@ pub struct CheckStats {
     /// What the slice the loop ran on kept (`None`: not sliced).
     #[serde(default)]
     pub slice: Option<crate::slice::SliceStats>,
+    /// The program checked: files, lines, classes, methods and those the entry reaches.
+    #[serde(default)]
+    pub program: Option<ProgramStats>,
     /// Iterations spent on a summarised slice whose violation was then confirmed on the
     /// exact slice (not counted in `iterations`, which are the confirming run's).
     #[serde(default)]

@@ -99,7 +99,8 @@ mod types;
 
 use facts::{Facts, Survey};
 use method::{lower_method, lower_root};
-use reach::{reachable_closures_only, reachable_methods, unreached_errors_as_warnings};
+pub(crate) use reach::reachable_methods;
+use reach::{reachable_closures_only, unreached_errors_as_warnings};
 
 /// Which library calls may throw an exception (the code behind them is not the
 /// program's; its documentation decides what it throws).

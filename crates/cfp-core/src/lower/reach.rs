@@ -5,7 +5,7 @@ use crate::ir::{Edge, MethodCfa};
 use cfp_syntax::{Diagnostic, Severity};
 
 /// Which methods the root reaches through calls.
-pub(super) fn reachable_methods(methods: &[MethodCfa]) -> Vec<bool> {
+pub(crate) fn reachable_methods(methods: &[MethodCfa]) -> Vec<bool> {
     let mut reachable = vec![false; methods.len()];
     let mut stack = vec![0usize]; // the root
     while let Some(m) = stack.pop() {

@@ -177,6 +177,9 @@ pub(super) fn render_text(
     }
     if let Some(s) = stats {
         let _ = writeln!(out, "stats:");
+        if let Some(p) = &s.program {
+            let _ = writeln!(out, "  program                     {}", p.summary());
+        }
         let _ = writeln!(out, "  steps (CEGAR iterations)    {}", s.steps);
         let _ = writeln!(out, "  refinements                 {}", s.refinements);
         let _ = writeln!(
