@@ -37,6 +37,7 @@ mod bench;
 mod browser;
 mod genprog;
 mod jvm;
+mod paper;
 mod real_files;
 mod realistic;
 mod scale;
@@ -77,6 +78,7 @@ commands:
   bench-codec      share-link codec: deflate bomb refusal, 20,000 hostile links
   bench-wasm       the wasm engine under Node vs native cfp on tests/check/
   bench-browser    cancel, click-to-verdict and main-thread tasks in headless Chromium
+  bench-paper DIR  the paper's Table 2 on its applications (git repositories in DIR)
   measure-real DIR real Java files kept outside the repository: how many parse and lower
                    (--check SECS: and the verdicts)
   gen-program N    print a generated program of about N lines
@@ -97,6 +99,7 @@ fn main() -> ExitCode {
         Some("test") => test(rest),
         Some("setup-z3") => tools::setup_z3().map(|z3| println!("{}", z3.display())),
         Some("bench") => bench::bench(rest),
+        Some("bench-paper") => paper::bench_paper(rest),
         Some(cmd) if cmd.starts_with("bench-") => bench::bench_group(&cmd["bench-".len()..], rest),
         Some("serve") => serve::serve(rest),
         Some("test-browser") => browser::test_browser(rest),
@@ -170,7 +173,7 @@ fn cargo() -> Command {
 
 /// Run one step, printing `==> step` and its time; a failure prints why and carries the
 /// command's exit code.
-fn run(step: &str, mut cmd: Command) -> Result<(), Failed> {
+pub(crate) fn run(step: &str, mut cmd: Command) -> Result<(), Failed> {
     eprintln!("==> {step}");
     let started = Instant::now();
     let status = cmd

@@ -279,3 +279,44 @@ fn an_error_in_code_the_check_does_not_reach_is_a_warning() {
         "{stderr}"
     );
 }
+
+#[test]
+fn an_unsupported_construct_out_of_reach_keeps_the_harness_and_the_models() {
+    let dir = scratch("deferred");
+    let file = dir.join("Account.java");
+    std::fs::write(
+        &file,
+        "import java.util.concurrent.locks.ReentrantLock;\n\
+         public class Account {\n\
+         \x20   private final ReentrantLock lock = new ReentrantLock();\n\
+         \x20   public void deposit() {\n\
+         \x20       if (lock.tryLock()) {\n\
+         \x20           lock.unlock();\n\
+         \x20       }\n\
+         \x20   }\n\
+         \x20   class Inner { }\n\
+         \x20   private Object unused(Account a) {\n\
+         \x20       return a.new Inner();\n\
+         \x20   }\n\
+         }\n",
+    )
+    .expect("write");
+    let path = file.display().to_string();
+    let args = [
+        "check",
+        &path,
+        "--spec",
+        "lock",
+        "--harness",
+        "public-methods",
+    ];
+    let (code, stdout, stderr) = cfp(&args);
+    // The harness drives `deposit`, and the reentrant-lock model makes `tryLock` true
+    // only when it takes the lock: verified.
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("Account.java:11:16: warning: qualified `new`")
+            && stderr.contains("does not reach"),
+        "{stderr}"
+    );
+}

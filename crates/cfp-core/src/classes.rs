@@ -261,6 +261,41 @@ impl<'a> ClassTable<'a> {
         out
     }
 
+    /// The type of a value that is of type `a` or of type `b` (the two arms of `?:`, the
+    /// yields of a switch expression): the nearest program class both are below, else an
+    /// outside supertype both have, else `Object`. Calls on it reach every program class
+    /// either could be.
+    pub fn join(&self, a: &Type, b: &Type) -> Type {
+        match (a, b) {
+            _ if a == b => a.clone(),
+            (Type::Null, t) | (t, Type::Null) => t.clone(),
+            (Type::Unknown, _) | (_, Type::Unknown) => Type::Unknown,
+            (Type::Class(x), Type::Class(y)) => {
+                if let Some(c) = self
+                    .ancestors(*x)
+                    .into_iter()
+                    .find(|c| self.is_subclass(*y, *c))
+                {
+                    return Type::Class(c);
+                }
+                let ys = self.supertype_names(*y);
+                self.supertype_names(*x)
+                    .into_iter()
+                    .find(|n| ys.contains(n) && self.class_by_name(n).is_none())
+                    .map_or_else(|| Type::External("Object".into()), Type::External)
+            }
+            (Type::Class(x), Type::External(n)) | (Type::External(n), Type::Class(x)) => {
+                if self.supertype_names(*x).contains(n) {
+                    Type::External(n.clone())
+                } else {
+                    Type::External("Object".into())
+                }
+            }
+            (Type::External(_), Type::External(_)) => Type::External("Object".into()),
+            _ => a.clone(),
+        }
+    }
+
     /// Names of all supertypes of `c`, itself included, in-file and external.
     pub fn supertype_names(&self, c: ClassId) -> Vec<String> {
         let mut names: Vec<String> = Vec::new();

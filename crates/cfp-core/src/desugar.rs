@@ -404,7 +404,7 @@ impl Desugarer<'_, '_> {
                     self.declare(&d.name.name, ty);
                 }
             }
-            StmtKind::Expr(e) | StmtKind::Throw(e) => self.expr(e, None),
+            StmtKind::Expr(e) | StmtKind::Throw(e) | StmtKind::Yield(e) => self.expr(e, None),
             StmtKind::If {
                 cond,
                 then_branch,
@@ -500,25 +500,28 @@ impl Desugarer<'_, '_> {
                 }
             }
             StmtKind::Labeled { body, .. } => self.stmt(body),
-            StmtKind::Switch { scrutinee, cases } => {
-                self.expr(scrutinee, None);
-                self.cx.scopes.push(Vec::new());
-                for c in cases {
-                    for l in &mut c.labels {
-                        self.expr(l, None);
-                    }
-                    for s in &mut c.body {
-                        self.stmt(s);
-                    }
-                }
-                self.cx.scopes.pop();
-            }
+            StmtKind::Switch { scrutinee, cases } => self.switch(scrutinee, cases),
             StmtKind::LocalClass(decl) => {
                 self.local_class(decl);
                 s.kind = StmtKind::Empty;
             }
             StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Empty | StmtKind::Error => {}
         }
+    }
+
+    /// A switch statement or expression: its cases share one scope.
+    fn switch(&mut self, scrutinee: &mut Expr, cases: &mut [cfp_syntax::ast::SwitchCase]) {
+        self.expr(scrutinee, None);
+        self.cx.scopes.push(Vec::new());
+        for c in cases {
+            for l in &mut c.labels {
+                self.expr(l, None);
+            }
+            for s in &mut c.body {
+                self.stmt(s);
+            }
+        }
+        self.cx.scopes.pop();
     }
 
     // ---------------------------------------------------------------- expressions
@@ -563,6 +566,10 @@ impl Desugarer<'_, '_> {
                 self.expr(operand, Some(&t));
             }
             ExprKind::Field { target: t, .. } => self.expr(t, None),
+            ExprKind::Switch(sw) => {
+                let sw = &mut **sw;
+                self.switch(&mut sw.scrutinee, &mut sw.cases);
+            }
             ExprKind::Call {
                 target: t, args, ..
             } => {

@@ -158,7 +158,7 @@ pub fn parse_with_harness(program: SourceSet, options: &LowerOptions) -> Harness
     let mut program = program;
     let mut parsed = cfp_syntax::parse_sources(&program);
     let mut model_classes: Vec<String> = Vec::new();
-    if !options.no_models && !parsed.has_errors() {
+    if !options.no_models && !blocking_errors(&parsed.diagnostics) {
         let models = crate::models::models_for(&parsed.tree, program.text());
         if !models.is_empty() {
             for m in models {
@@ -168,7 +168,11 @@ pub fn parse_with_harness(program: SourceSet, options: &LowerOptions) -> Harness
             parsed = cfp_syntax::parse_sources(&program);
         }
     }
-    let Some(req) = options.harness.as_ref().filter(|_| !parsed.has_errors()) else {
+    let Some(req) = options
+        .harness
+        .as_ref()
+        .filter(|_| !blocking_errors(&parsed.diagnostics))
+    else {
         return Harnessed {
             sources: program,
             parsed,
@@ -207,6 +211,14 @@ pub fn parse_with_harness(program: SourceSet, options: &LowerOptions) -> Harness
             }
         }
     }
+}
+
+/// True when `diags` has an error other than an unsupported construct's (which the
+/// lowering reports only where the check reaches it).
+fn blocking_errors(diags: &[Diagnostic]) -> bool {
+    diags
+        .iter()
+        .any(|d| d.severity == Severity::Error && d.code != cfp_syntax::parser::UNSUPPORTED)
 }
 
 fn tag(file: InputFile, diags: Vec<Diagnostic>) -> impl Iterator<Item = InputDiagnostic> {

@@ -125,6 +125,8 @@ struct Walker<'a> {
     class: Vec<String>,
     ret: Want,
     scopes: Vec<BTreeMap<String, bool>>,
+    /// What the switch expressions around the code want of the values they yield.
+    yields: Vec<Want>,
     /// `*` spans and their replacement.
     edits: BTreeMap<usize, (Span, &'static str)>,
 }
@@ -190,6 +192,20 @@ impl Walker<'_> {
         self.scopes.push(BTreeMap::new());
         for s in &b.stmts {
             self.stmt(s);
+        }
+        self.scopes.pop();
+    }
+
+    fn switch(&mut self, scrutinee: &Expr, cases: &[cfp_syntax::ast::SwitchCase]) {
+        self.expr(scrutinee, Want::Int);
+        self.scopes.push(BTreeMap::new());
+        for c in cases {
+            for l in &c.labels {
+                self.expr(l, Want::Int);
+            }
+            for s in &c.body {
+                self.stmt(s);
+            }
         }
         self.scopes.pop();
     }
@@ -292,18 +308,10 @@ impl Walker<'_> {
                 }
             }
             StmtKind::Labeled { body, .. } => self.stmt(body),
-            StmtKind::Switch { scrutinee, cases } => {
-                self.expr(scrutinee, Want::Int);
-                self.scopes.push(BTreeMap::new());
-                for c in cases {
-                    for l in &c.labels {
-                        self.expr(l, Want::Int);
-                    }
-                    for s in &c.body {
-                        self.stmt(s);
-                    }
-                }
-                self.scopes.pop();
+            StmtKind::Switch { scrutinee, cases } => self.switch(scrutinee, cases),
+            StmtKind::Yield(e) => {
+                let want = self.yields.last().copied().unwrap_or(Want::Any);
+                self.expr(e, want);
             }
             StmtKind::LocalClass(c) => {
                 let (ret, scopes) = (self.ret, std::mem::take(&mut self.scopes));
@@ -373,6 +381,11 @@ impl Walker<'_> {
                     Some(_) => Want::Int,
                 };
                 self.expr(value, w);
+            }
+            ExprKind::Switch(sw) => {
+                self.yields.push(want);
+                self.switch(&sw.scrutinee, &sw.cases);
+                self.yields.pop();
             }
             ExprKind::Conditional {
                 cond,
@@ -556,6 +569,7 @@ pub fn translate(text: &str) -> Translated {
         class: Vec::new(),
         ret: Want::Any,
         scopes: Vec::new(),
+        yields: Vec::new(),
         edits: BTreeMap::new(),
     };
     for c in &parsed.tree.classes {

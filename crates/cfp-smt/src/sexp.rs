@@ -79,6 +79,7 @@ impl fmt::Display for Sexp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Sexp::Symbol(s) if s.starts_with(':') && s.len() > 1 => f.write_str(s),
+            Sexp::Symbol(s) if crate::term::is_reserved(s) => f.write_str(s),
             Sexp::Symbol(s) => f.write_str(&crate::term::quote_symbol(s)),
             Sexp::Numeral(s) | Sexp::Decimal(s) => f.write_str(s),
             Sexp::Str(s) => write!(f, "\"{}\"", s.replace('"', "\"\"")),
@@ -174,7 +175,7 @@ pub fn parse(text: &str) -> Result<Vec<Sexp>, SexpError> {
                 }
                 let s = String::from_utf8_lossy(&bytes[from..i]).into_owned();
                 i += 1;
-                Sexp::Symbol(s)
+                Sexp::Symbol(crate::term::unescape_symbol(s))
             }
             b'0'..=b'9' => {
                 while i < bytes.len() && bytes[i].is_ascii_digit() {
@@ -200,7 +201,8 @@ pub fn parse(text: &str) -> Result<Vec<Sexp>, SexpError> {
                 while i < bytes.len() && is_symbol_char(bytes[i]) {
                     i += 1;
                 }
-                Sexp::Symbol(String::from_utf8_lossy(&bytes[start..i]).into_owned())
+                let s = String::from_utf8_lossy(&bytes[start..i]).into_owned();
+                Sexp::Symbol(crate::term::unescape_symbol(s))
             }
             _ => return Err(err(i, "unexpected character")),
         };

@@ -410,8 +410,32 @@ impl Term {
     }
 }
 
-/// Quote a symbol for SMT-LIB2 when it is not a simple symbol (`|…|`).
+/// The reserved words of SMT-LIB2 that are simple symbols by their characters (a Java
+/// variable may be called `as`). Quoting does not make them symbols for every solver
+/// (`|as|` is rejected), so such a name is written with a `!` appended, which no Java
+/// identifier has; [`unescape_symbol`] takes it off again when an answer is read.
+const RESERVED: &[&str] = &[
+    "!",
+    "_",
+    "as",
+    "BINARY",
+    "DECIMAL",
+    "exists",
+    "forall",
+    "HEXADECIMAL",
+    "let",
+    "match",
+    "NUMERAL",
+    "par",
+    "STRING",
+];
+
+/// Write a name as an SMT-LIB2 symbol: as is when it is a simple symbol, `|…|` when it is
+/// not, with a `!` appended when it is a reserved word.
 pub fn quote_symbol(name: &str) -> String {
+    if RESERVED.contains(&name) {
+        return format!("{name}!");
+    }
     let simple = !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
         && name
@@ -421,6 +445,20 @@ pub fn quote_symbol(name: &str) -> String {
         name.to_string()
     } else {
         format!("|{}|", name.replace(['|', '\\'], "_"))
+    }
+}
+
+/// True for a reserved word of SMT-LIB2 (`as`, `_`, `let`, …).
+pub fn is_reserved(word: &str) -> bool {
+    RESERVED.contains(&word)
+}
+
+/// The name a symbol read from the solver stands for: the inverse of [`quote_symbol`]
+/// for reserved words (`as!` is the name `as`).
+pub fn unescape_symbol(symbol: String) -> String {
+    match symbol.strip_suffix('!') {
+        Some(stem) if RESERVED.contains(&stem) => stem.to_owned(),
+        _ => symbol,
     }
 }
 
@@ -484,6 +522,11 @@ mod tests {
         assert_eq!(Term::int(-3).to_string(), "(- 3)");
         assert_eq!(quote_symbol("a b"), "|a b|");
         assert_eq!(quote_symbol("l1@2"), "l1@2");
+        assert_eq!(quote_symbol("as"), "as!");
+        assert_eq!(unescape_symbol("as!".into()), "as");
+        assert_eq!(unescape_symbol("x!".into()), "x!");
+        assert_eq!(quote_symbol("match"), "match!");
+        assert_eq!(quote_symbol("as@1"), "as@1");
         let arr = Term::var("Lock.f", Sort::array_of(Sort::Int));
         let t = Term::store(arr, x.clone(), Term::int(0));
         assert_eq!(t.to_string(), "(store Lock.f x 0)");

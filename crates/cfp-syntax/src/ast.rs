@@ -371,6 +371,9 @@ pub enum StmtKind {
     /// A local class, interface or enum declared in a block (`class L { … }`); its
     /// members are parsed as those of any class.
     LocalClass(Box<ClassDecl>),
+    /// `yield e;`: the value of the switch expression around it (an arrow rule
+    /// `case L -> e;` of a switch expression is one too).
+    Yield(Expr),
     /// `;`
     Empty,
     /// A statement that could not be parsed (a diagnostic was reported).
@@ -404,6 +407,15 @@ impl Resource {
             Resource::Expr(e) => e.span,
         }
     }
+}
+
+/// The scrutinee and cases of a switch expression ([`ExprKind::Switch`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SwitchExpr {
+    /// The value switched on.
+    pub scrutinee: Expr,
+    /// Cases in order; every one ends by yielding or throwing.
+    pub cases: Vec<SwitchCase>,
 }
 
 /// `case e1, e2:` / `default:` followed by statements (fall-through as in Java), or an
@@ -588,6 +600,10 @@ pub enum ExprKind {
         /// Operand.
         operand: Box<Expr>,
     },
+    /// `switch (e) { case L -> v; … }` as an expression: its value is the one its rule
+    /// or group yields ([`StmtKind::Yield`]). Without a `default`, one that throws
+    /// (`IncompatibleClassChangeError`, as javac compiles it) is added.
+    Switch(Box<SwitchExpr>),
     /// `e instanceof T` — an arbitrary boolean for the semantics unless decidable.
     InstanceOf {
         /// Operand.
@@ -622,6 +638,7 @@ impl Expr {
             | ExprKind::QualifiedSuper(_)
             | ExprKind::Error => Vec::new(),
             ExprKind::Closure(c) => c.args.iter().collect(),
+            ExprKind::Switch(sw) => vec![&sw.scrutinee],
             ExprKind::Field { target, .. } => vec![target],
             ExprKind::Call { target, args, .. } => {
                 target.iter().map(|t| &**t).chain(args).collect()

@@ -347,6 +347,7 @@ impl Dumper<'_> {
             StmtKind::Try { .. } => "try",
             StmtKind::Labeled { .. } => "labeled",
             StmtKind::Switch { .. } => "switch",
+            StmtKind::Yield(_) => "yield",
             StmtKind::LocalClass(_) => "class",
             StmtKind::Empty => "empty",
             StmtKind::Error => "error",
@@ -480,25 +481,11 @@ impl Dumper<'_> {
             StmtKind::Switch { scrutinee, cases } => {
                 self.out.push(' ');
                 self.expr(scrutinee);
-                for c in cases {
-                    self.newline(indent + 1);
-                    self.out.push_str("(case");
-                    self.at(c.span);
-                    for l in &c.labels {
-                        self.out.push(' ');
-                        self.expr(l);
-                    }
-                    if c.is_default {
-                        self.out.push_str(" default");
-                    }
-                    if c.is_arrow() {
-                        self.out.push_str(" ->");
-                    }
-                    for st in &c.body {
-                        self.child(st, indent + 1);
-                    }
-                    self.out.push(')');
-                }
+                self.cases(cases, indent);
+            }
+            StmtKind::Yield(e) => {
+                self.out.push(' ');
+                self.expr(e);
             }
             StmtKind::Synchronized { lock, body } => {
                 self.out.push(' ');
@@ -585,6 +572,39 @@ impl Dumper<'_> {
     fn outer_this(&mut self, class: &str) {
         self.out.push_str("(outer-this ");
         self.out.push_str(class);
+        self.out.push(')');
+    }
+
+    /// The cases of a switch, one per line below `indent`.
+    fn cases(&mut self, cases: &[SwitchCase], indent: usize) {
+        for c in cases {
+            self.newline(indent + 1);
+            self.out.push_str("(case");
+            self.at(c.span);
+            for l in &c.labels {
+                self.out.push(' ');
+                self.expr(l);
+            }
+            if c.is_default {
+                self.out.push_str(" default");
+            }
+            if c.is_arrow() {
+                self.out.push_str(" ->");
+            }
+            for st in &c.body {
+                self.child(st, indent + 1);
+            }
+            self.out.push(')');
+        }
+    }
+
+    /// `(switch-expr E CASES…)`, its cases on the next lines (out of line, as closures).
+    #[inline(never)]
+    fn switch_expr(&mut self, sw: &SwitchExpr) {
+        self.out.push_str("(switch-expr ");
+        self.expr(&sw.scrutinee);
+        let indent = self.indent;
+        self.cases(&sw.cases, indent);
         self.out.push(')');
     }
 
@@ -834,6 +854,7 @@ impl Dumper<'_> {
                 ty,
                 binding,
             } => self.instance_of(operand, ty, binding.as_deref()),
+            ExprKind::Switch(sw) => self.switch_expr(sw),
             ExprKind::Error => self.out.push_str("<error>"),
         }
     }

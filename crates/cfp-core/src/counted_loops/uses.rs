@@ -102,7 +102,7 @@ impl Uses {
                         c.labels.iter().all(|l| self.expr(l)) && c.body.iter().all(|s| self.stmt(s))
                     })
             }
-            StmtKind::LocalClass(_) | StmtKind::Error => false,
+            StmtKind::LocalClass(_) | StmtKind::Yield(_) | StmtKind::Error => false,
         }
     }
 
@@ -111,7 +111,7 @@ impl Uses {
             ExprKind::Name(n) => {
                 self.read.insert(n.name.clone());
             }
-            ExprKind::Closure(_) | ExprKind::Error => return false,
+            ExprKind::Closure(_) | ExprKind::Switch(_) | ExprKind::Error => return false,
             ExprKind::InstanceOf {
                 binding: Some(_), ..
             } => return false,

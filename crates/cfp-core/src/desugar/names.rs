@@ -71,7 +71,7 @@ impl Names {
                     }
                 }
             }
-            StmtKind::Expr(e) | StmtKind::Throw(e) => self.expr(e),
+            StmtKind::Expr(e) | StmtKind::Throw(e) | StmtKind::Yield(e) => self.expr(e),
             StmtKind::If {
                 cond,
                 then_branch,
@@ -154,17 +154,7 @@ impl Names {
                 }
             }
             StmtKind::Labeled { body, .. } => self.stmt(body),
-            StmtKind::Switch { scrutinee, cases } => {
-                self.expr(scrutinee);
-                for c in cases {
-                    for l in &c.labels {
-                        self.expr(l);
-                    }
-                    for s in &c.body {
-                        self.stmt(s);
-                    }
-                }
-            }
+            StmtKind::Switch { scrutinee, cases } => self.switch(scrutinee, cases),
             StmtKind::LocalClass(c) => {
                 self.declared.insert(c.name.name.clone());
                 self.members(&c.members);
@@ -173,8 +163,21 @@ impl Names {
         }
     }
 
+    fn switch(&mut self, scrutinee: &Expr, cases: &[cfp_syntax::ast::SwitchCase]) {
+        self.expr(scrutinee);
+        for c in cases {
+            for l in &c.labels {
+                self.expr(l);
+            }
+            for s in &c.body {
+                self.stmt(s);
+            }
+        }
+    }
+
     pub fn expr(&mut self, e: &Expr) {
         match &e.kind {
+            ExprKind::Switch(sw) => self.switch(&sw.scrutinee, &sw.cases),
             ExprKind::Name(id) => {
                 self.used.insert(id.name.clone());
             }

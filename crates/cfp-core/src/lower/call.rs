@@ -540,10 +540,18 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 };
                 let table = &self.cx.table;
                 let supers = |w: &str| {
-                    table
-                        .class_written(w)
-                        .map(|c| table.supertype_names(c))
-                        .unwrap_or_default()
+                    // Every class the spec's name may denote (`Lock` of two packages).
+                    let mut names: Vec<String> = Vec::new();
+                    for (i, k) in table.classes.iter().enumerate() {
+                        if cfp_syntax::resolve::names_class(w, &k.decl.name.name) {
+                            for n in table.supertype_names(crate::ir::ClassId(i as u32)) {
+                                if !names.contains(&n) {
+                                    names.push(n);
+                                }
+                            }
+                        }
+                    }
+                    names
                 };
                 self.cx
                     .api

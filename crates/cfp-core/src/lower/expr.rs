@@ -350,6 +350,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             ExprKind::Char(c) => (Expr::Int(i64::from(*c)), Type::Int),
             ExprKind::Bool(b) => (Expr::Bool(*b), Type::Bool),
             ExprKind::Null => (Expr::Null, Type::Null),
+            ExprKind::Switch(sw) => self.switch_expr(sw, want, span),
             ExprKind::Float(_) => (
                 self.opaque(Type::Float, OpaqueSource::Constant, span),
                 Type::Float,
@@ -617,7 +618,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     let c = self.coerce(c, Sort::Bool, &Type::Bool, cond.span);
                     let (a, at) = self.expr(then_expr, want);
                     let (b, bt) = self.expr(else_expr, want);
-                    let ty = if at == Type::Null { bt } else { at };
+                    let ty = self.cx.table.join(&at, &bt);
                     let b = self.coerce(b, self.sort_of(&a), &ty, else_expr.span);
                     (
                         Expr::Ite {
@@ -655,7 +656,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     );
                     self.goto(join);
                     self.set(join);
-                    let ty = if at == Type::Null { bt } else { at };
+                    let ty = self.cx.table.join(&at, &bt);
                     (Expr::Var(v), ty)
                 }
             }

@@ -93,6 +93,7 @@ mod new_object;
 mod overloads;
 mod reach;
 mod stmt;
+mod switch_expr;
 #[cfg(test)]
 mod tests;
 mod types;
@@ -814,6 +815,8 @@ struct MethodLowerer<'c, 'a> {
     ret: Option<VarId>,
     ret_type: Type,
     jumps: Vec<JumpCtx>,
+    /// The switch expressions around the code being lowered, innermost last.
+    yields: Vec<switch_expr::YieldTarget>,
     finallys: Vec<exceptions::Finally<'a>>,
     pending_label: Option<String>,
     temps: u32,
@@ -871,6 +874,7 @@ fn new_method_lowerer<'c, 'a>(
         ret: None,
         ret_type: Type::Void,
         jumps: Vec::new(),
+        yields: Vec::new(),
         finallys: Vec::new(),
         pending_label: None,
         temps: 0,
@@ -898,7 +902,7 @@ fn new_method_lowerer<'c, 'a>(
 fn has_effects(e: &ast::Expr) -> bool {
     use ExprKind::*;
     match &e.kind {
-        Call { .. } | New { .. } | Assign { .. } | IncDec { .. } | Closure(_) => true,
+        Call { .. } | New { .. } | Assign { .. } | IncDec { .. } | Closure(_) | Switch(_) => true,
         _ => e.children().into_iter().any(has_effects),
     }
 }

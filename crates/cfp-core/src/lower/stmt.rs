@@ -219,6 +219,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 }
             },
             StmtKind::Switch { scrutinee, cases } => self.switch(label, scrutinee, cases),
+            StmtKind::Yield(e) => self.yield_value(e, s.span),
             StmtKind::LocalClass(c) => self.error(
                 "unsupported",
                 Span::new(

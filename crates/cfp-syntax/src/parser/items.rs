@@ -187,17 +187,14 @@ impl<'a> Parser<'a> {
             {
                 Some(self.record_decl(start, mods))
             }
-            // An annotation type (`@interface A { … }`) declares no code that runs: an
-            // interface without members (its elements and defaults are not read).
+            // An annotation type (`@interface A { … }`): an interface whose elements are
+            // abstract methods (their defaults are not read); its nested types and
+            // constants are members as in any interface.
             TokenKind::At if self.nth_kind(1) == TokenKind::Keyword(Keyword::Interface) => {
                 self.bump(); // `@`
                 self.bump(); // `interface`
                 let name = self.expect_ident();
-                if self.at(TokenKind::LBrace) {
-                    self.skip_balanced();
-                } else {
-                    self.expect(TokenKind::LBrace);
-                }
+                let members = self.class_body(&name.name, true);
                 Some(ClassDecl {
                     modifiers: mods,
                     is_interface: true,
@@ -205,7 +202,7 @@ impl<'a> Parser<'a> {
                     type_params: Vec::new(),
                     extends: None,
                     implements: Vec::new(),
-                    members: Vec::new(),
+                    members,
                     span: self.span_from(start),
                 })
             }
@@ -574,6 +571,20 @@ impl<'a> Parser<'a> {
                 ret = array_of(ret, close.span);
             }
             let throws = self.throws_clause();
+            // An annotation type's element: `String value() default "";` (the default
+            // value is not read).
+            if is_interface && self.at_kw(Keyword::Default) {
+                while !matches!(
+                    self.kind(),
+                    TokenKind::Semi | TokenKind::RBrace | TokenKind::Eof
+                ) {
+                    if matches!(self.kind(), TokenKind::LParen | TokenKind::LBrace) {
+                        self.skip_balanced();
+                    } else {
+                        self.bump();
+                    }
+                }
+            }
             let body = if self.at(TokenKind::LBrace) {
                 Some(self.block())
             } else {

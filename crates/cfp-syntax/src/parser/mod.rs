@@ -17,6 +17,7 @@ mod items;
 mod primary;
 mod records;
 mod stmts;
+mod switch;
 mod types;
 
 use crate::ast::{CompilationUnit, Ident};
@@ -86,6 +87,7 @@ pub fn parse_program_in(text: &str, range: std::ops::Range<usize>) -> Parsed<Com
         closures: 0,
         record: None,
         compact_ctors: Vec::new(),
+        switch_exprs: 0,
     };
     let mut unit = p.compilation_unit();
     let mut diags = p.diags;
@@ -139,6 +141,8 @@ pub(crate) struct Parser<'a> {
     record: Option<String>,
     /// Name spans of the compact constructors parsed in that body.
     compact_ctors: Vec<u32>,
+    /// Switch expressions around the code parsed (`yield` is a statement inside one).
+    switch_exprs: u32,
 }
 
 /// The statement keywords the statement-level recovery stops at.
@@ -581,13 +585,6 @@ impl<'a> Parser<'a> {
             if stack.is_empty() {
                 return i;
             }
-        }
-    }
-
-    /// Skip a balanced `{ … }` group starting at the current `{` (if any).
-    fn skip_braces(&mut self) {
-        if self.at(TokenKind::LBrace) {
-            self.skip_balanced();
         }
     }
 

@@ -135,17 +135,8 @@ impl<'a> Parser<'a> {
                 mk(ExprKind::Nondet, t.span)
             }
             TokenKind::Keyword(Keyword::Switch) => {
-                self.bump();
-                self.error_always(
-                    super::UNSUPPORTED,
-                    t.span,
-                    "switch expressions are not supported",
-                );
-                if self.at(TokenKind::LParen) {
-                    self.skip_balanced();
-                }
-                self.skip_braces();
-                mk(ExprKind::Error, self.span_from(t.span))
+                let kind = self.switch_expr();
+                mk(kind, self.span_from(t.span))
             }
             TokenKind::Keyword(k) if primitive(k).is_some() && self.at_type_method_ref() => {
                 // `int[]::new`

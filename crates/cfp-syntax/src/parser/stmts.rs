@@ -4,8 +4,8 @@ use super::exprs::mk;
 use super::types::array_of;
 use super::Parser;
 use crate::ast::{
-    Block, CatchClause, ClosureKind, Expr, ExprKind, Resource, Stmt, StmtKind, SwitchCase,
-    TypeKind, TypeRef, VarDeclarator,
+    Block, CatchClause, ClosureKind, Expr, ExprKind, Resource, Stmt, StmtKind, TypeKind, TypeRef,
+    VarDeclarator,
 };
 use crate::lexer::{Keyword, TokenKind};
 use crate::span::Span;
@@ -162,6 +162,7 @@ impl<'a> Parser<'a> {
                 | Keyword::Catch
                 | Keyword::Finally,
             ) => self.unexpected_stmt(),
+            TokenKind::Ident if self.at_yield() => self.yield_stmt(),
             TokenKind::Ident if self.nth_kind(1) == TokenKind::Colon => self.labeled_stmt(),
             TokenKind::RBrace | TokenKind::Eof => {
                 let msg = format!("expected a statement, found {}", self.describe(t));
@@ -345,7 +346,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `( e )` of `if`/`while`/`switch`; a missing `(` is reported once.
-    fn paren_cond(&mut self) -> Expr {
+    pub(super) fn paren_cond(&mut self) -> Expr {
         let had_paren = self.expect(TokenKind::LParen);
         let e = self.expr();
         if had_paren {
@@ -671,122 +672,5 @@ impl<'a> Parser<'a> {
             break;
         }
         resources
-    }
-
-    /// `switch (e) { case a, b: … default: … }`; consecutive labels form one group.
-    /// Or with arrow rules: `switch (e) { case a, b -> s; default -> { … } }`.
-    fn switch_stmt(&mut self) -> StmtKind {
-        self.bump();
-        let scrutinee = self.paren_cond();
-        let mut cases: Vec<SwitchCase> = Vec::new();
-        // Whether the first case was an arrow rule: the others must be alike.
-        let mut arrows: Option<bool> = None;
-        if !self.expect(TokenKind::LBrace) {
-            return StmtKind::Switch { scrutinee, cases };
-        }
-        loop {
-            if self.eat(TokenKind::RBrace) {
-                break;
-            }
-            if self.at_eof() {
-                self.error_expected("`}`");
-                break;
-            }
-            if !matches!(
-                self.kind(),
-                TokenKind::Keyword(Keyword::Case | Keyword::Default)
-            ) {
-                self.error_expected("`case` or `default`");
-                let before = self.pos;
-                self.stmt();
-                if self.pos == before && !self.at(TokenKind::RBrace) {
-                    self.bump();
-                }
-                continue;
-            }
-            let start = self.peek().span;
-            let mut labels = Vec::new();
-            let mut is_default = false;
-            let mut body = Vec::new();
-            let mut arrow = None;
-            let mut colon = None;
-            while let TokenKind::Keyword(kw @ (Keyword::Case | Keyword::Default)) = self.kind() {
-                self.bump();
-                if kw == Keyword::Default {
-                    is_default = true;
-                } else {
-                    self.in_case_label = true;
-                    loop {
-                        labels.push(self.expr());
-                        if !self.eat(TokenKind::Comma) {
-                            break;
-                        }
-                    }
-                    self.in_case_label = false;
-                }
-                if self.at(TokenKind::Colon) {
-                    let at = self.bump().span;
-                    colon.get_or_insert(at);
-                    continue;
-                }
-                if self.at(TokenKind::Arrow) {
-                    arrow = Some(self.bump().span);
-                    break;
-                }
-                self.error_expected(if arrows == Some(true) { "`->`" } else { "`:`" });
-                break;
-            }
-            // Arrow rules and colon groups do not mix (nor do they within one group).
-            let this_arrow = arrow.is_some();
-            let first = *arrows.get_or_insert(this_arrow);
-            let mixed_at = match (colon, arrow) {
-                (Some(_), Some(at)) => Some(at),
-                _ if first != this_arrow => arrow.or(colon),
-                _ => None,
-            };
-            if let Some(at) = mixed_at {
-                self.error_always(
-                    "mixed-switch-labels",
-                    at,
-                    "a switch cannot mix `case …:` groups and `case … ->` rules",
-                );
-            }
-            if arrow.is_some() {
-                // One statement (block, throw or expression) is the rule's body.
-                let s = self.stmt();
-                if !matches!(
-                    s.kind,
-                    StmtKind::Expr(_) | StmtKind::Block(_) | StmtKind::Throw(_) | StmtKind::Error
-                ) {
-                    self.error_always(
-                        "expected-statement",
-                        s.span,
-                        "expected an expression, a block or `throw` after `->`",
-                    );
-                }
-                body.push(s);
-            } else {
-                while !matches!(
-                    self.kind(),
-                    TokenKind::Keyword(Keyword::Case | Keyword::Default)
-                        | TokenKind::RBrace
-                        | TokenKind::Eof
-                ) {
-                    let before = self.pos;
-                    body.push(self.stmt());
-                    if self.pos == before && !self.at(TokenKind::RBrace) {
-                        self.bump();
-                    }
-                }
-            }
-            cases.push(SwitchCase {
-                labels,
-                is_default,
-                arrow,
-                body,
-                span: self.span_from(start),
-            });
-        }
-        StmtKind::Switch { scrutinee, cases }
     }
 }

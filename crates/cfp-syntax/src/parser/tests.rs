@@ -274,7 +274,7 @@ fn closures_are_kept_and_unsupported_constructs_reported() {
                k();\n\
                ;\n\
                Object o = new Object() { int y; void run() { z++; } };\n\
-               int v = switch (k) { default -> 1; };\n\
+               Object v = outer.new Inner();\n\
                record P(int x) { }\n\
                Class<?> c = String.class;\n\
                boolean b = o instanceof String s && Outer.this.ok();\n\
@@ -284,7 +284,7 @@ fn closures_are_kept_and_unsupported_constructs_reported() {
         .iter()
         .map(|s| s.split(' ').take(2).collect::<Vec<_>>().join(" "))
         .collect();
-    assert_eq!(codes, vec!["8:9 unsupported:"], "{e:#?}");
+    assert_eq!(codes, vec!["8:12 unsupported:"], "{e:#?}");
     assert!(d.contains("(lambda () calls: f writes: x ->\n"), "{d}");
     assert!(d.contains("(lambda (x) -> (+ (name x) 1))"), "{d}");
     assert!(d.contains("(lambda (a b) -> (name a))"), "{d}");
@@ -1272,4 +1272,43 @@ fn records_are_final_classes_with_fields_constructor_and_accessors() {
     let p = parse_program(text);
     assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
     insta::assert_snapshot!(dump_program(&p.tree, text));
+}
+
+#[test]
+fn switch_expressions_yield_their_values() {
+    let text = "class S {\n\
+                \x20   int f(int k, Mode m) {\n\
+                \x20       int a = switch (k) { case 1, 2 -> 10; case 3 -> { int y = k; yield y + 1; } default -> throw new E(); };\n\
+                \x20       int b = switch (m) { case A: yield 1; case B: { yield 2; } };\n\
+                \x20       int yield = 3;\n\
+                \x20       yield = yield + 1;\n\
+                \x20       return switch (k) { default -> switch (a) { case 0 -> b; default -> yield; }; };\n\
+                \x20   }\n\
+                }\n";
+    let p = parse_program(text);
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    insta::assert_snapshot!(dump_program(&p.tree, text));
+}
+
+#[test]
+fn annotation_types_keep_their_elements_and_nested_types() {
+    let text = "@interface Element {\n\
+                \x20   String setName() default \"\";\n\
+                \x20   int[] sizes() default {1, 2};\n\
+                \x20   Kind type() default @Other(x = 1).value;\n\
+                \x20   enum Kind { A, B }\n\
+                \x20   int LIMIT = 3;\n\
+                }\n";
+    let p = parse_program(text);
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let d = dump_program(&p.tree, text);
+    for part in [
+        "(method @2:5 abstract String setName () no-body)",
+        "(method @3:5 abstract int[] sizes () no-body)",
+        "(method @4:5 abstract Kind type () no-body)",
+        "(class @5:5 static Kind",
+        "(field @6:5 static int LIMIT 3)",
+    ] {
+        assert!(d.contains(part), "{part}\n{d}");
+    }
 }

@@ -549,6 +549,19 @@ impl Index {
     /// Resolve every class's supertypes (outer classes first, so that a supertype named
     /// through an outer class's inherited member is found).
     pub fn resolve_supers(&mut self) {
+        // A supertype named through another class's inherited member class is found once
+        // that class's supertypes are: repeat until nothing changes.
+        for _ in 0..8 {
+            let before: Vec<Vec<usize>> =
+                self.classes.iter().map(|c| c.super_ids.clone()).collect();
+            self.resolve_supers_once();
+            if self.classes.iter().map(|c| &c.super_ids).eq(before.iter()) {
+                break;
+            }
+        }
+    }
+
+    fn resolve_supers_once(&mut self) {
         for id in 0..self.classes.len() {
             let chain = self.outer_chain(id);
             let file = self.classes[id].file;

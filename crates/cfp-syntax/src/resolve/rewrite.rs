@@ -6,7 +6,7 @@
 use super::index::{split, Index, Resolved};
 use crate::ast::{
     Block, ClassDecl, Closure, ClosureCode, Expr, ExprKind, Ident, LambdaBody, Member,
-    MethodRefTarget, Resource, Stmt, StmtKind, TypeKind, TypeRef, VarDeclarator,
+    MethodRefTarget, Resource, Stmt, StmtKind, SwitchCase, TypeKind, TypeRef, VarDeclarator,
 };
 
 /// The walk over one file (see the module docs).
@@ -90,14 +90,41 @@ impl<'a> Rewriter<'a> {
         let (hidden, vars, methods) =
             (self.hidden.len(), self.vars.len(), self.local_methods.len());
         self.hidden.extend(c.type_params.iter().cloned());
+        let supers: Vec<usize> = c
+            .extends
+            .iter()
+            .chain(&c.implements)
+            .filter_map(|t| self.class_of(t))
+            .collect();
         for t in c.extends.iter_mut().chain(c.implements.iter_mut()) {
             self.type_ref(t);
         }
         self.scope_members(&c.members);
+        let chain = self.chain.len();
+        self.chain.extend(supers);
         self.members(&mut c.members, None);
+        self.chain.truncate(chain);
         self.hidden.truncate(hidden);
         self.vars.truncate(vars);
         self.local_methods.truncate(methods);
+    }
+
+    /// The program class a supertype as written names, if any (before it is rewritten).
+    /// The body of a local or anonymous class sees its program supertypes' member
+    /// classes, fields and methods: they go on the chain while it is walked.
+    fn class_of(&mut self, t: &TypeRef) -> Option<usize> {
+        let TypeKind::Named {
+            name, qualifier, ..
+        } = &t.kind
+        else {
+            return None;
+        };
+        let mut segments = qualifier.clone();
+        segments.push(name.clone());
+        match self.resolve(&segments) {
+            Resolved::Class(c) => Some(c),
+            _ => None,
+        }
     }
 
     /// Put the fields and methods of a local or anonymous class's `members` in scope.
@@ -222,7 +249,7 @@ impl<'a> Rewriter<'a> {
                     self.vars.push(d.name.name.clone());
                 }
             }
-            StmtKind::Expr(e) | StmtKind::Throw(e) => self.expr(e),
+            StmtKind::Expr(e) | StmtKind::Throw(e) | StmtKind::Yield(e) => self.expr(e),
             StmtKind::Return(e) => {
                 if let Some(e) = e {
                     self.expr(e);
@@ -319,19 +346,28 @@ impl<'a> Rewriter<'a> {
             StmtKind::Labeled { body, .. } => self.scoped(body),
             StmtKind::Switch { scrutinee, cases } => {
                 self.expr(scrutinee);
-                let vars = self.vars.len();
-                for c in cases {
-                    // Case labels name constants of the scrutinee's type or constants in
-                    // scope; they are left as written.
-                    for s in &mut c.body {
-                        self.stmt(s);
-                    }
-                }
-                self.vars.truncate(vars);
+                self.cases(cases);
             }
             StmtKind::LocalClass(c) => self.local_class(c),
             StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Empty | StmtKind::Error => {}
         }
+    }
+
+    fn cases(&mut self, cases: &mut [SwitchCase]) {
+        let vars = self.vars.len();
+        for c in cases {
+            // A bare label names a constant of the scrutinee's type and is left as
+            // written; a qualified one (`Outer.Kind.A`, `Limits.MAX`) names its class.
+            for l in &mut c.labels {
+                if matches!(l.kind, ExprKind::Field { .. }) {
+                    self.expr(l);
+                }
+            }
+            for s in &mut c.body {
+                self.stmt(s);
+            }
+        }
+        self.vars.truncate(vars);
     }
 
     fn expr(&mut self, e: &mut Expr) {
@@ -417,6 +453,10 @@ impl<'a> Rewriter<'a> {
                 }
             }
             ExprKind::Closure(c) => self.closure(c),
+            ExprKind::Switch(sw) => {
+                self.expr(&mut sw.scrutinee);
+                self.cases(&mut sw.cases);
+            }
             ExprKind::ArrayLiteral(items) => {
                 for i in items {
                     self.expr(i);
@@ -511,12 +551,14 @@ impl<'a> Rewriter<'a> {
         let found = match self.resolve(&segments[..1]) {
             Resolved::Class(c) => Some((c, 1)),
             Resolved::Keep => None,
-            Resolved::Library => (2..=segments.len()).find_map(|i| {
-                self.ix
-                    .by_qualified
-                    .get(&segments[..i].join("."))
-                    .map(|&c| (c, i))
-            }),
+            Resolved::Library => (2..=segments.len())
+                .find_map(|i| {
+                    self.ix
+                        .by_qualified
+                        .get(&segments[..i].join("."))
+                        .map(|&c| (c, i))
+                })
+                .or_else(|| self.qualified_library(&segments)),
         };
         let Some((mut class, mut len)) = found else {
             return self.expr(t);
@@ -545,10 +587,24 @@ impl<'a> Rewriter<'a> {
         });
     }
 
+    /// `a.b.C.m()` with no program class `a.b.C`: a library class (remembered, so that
+    /// no program class is known by its simple name), or the model that stands for it.
+    fn qualified_library(&mut self, segments: &[String]) -> Option<(usize, usize)> {
+        let class_at = segments
+            .iter()
+            .position(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))
+            .filter(|&j| j > 0)?;
+        match self.ix.library(&segments[..=class_at]) {
+            Resolved::Class(c) => Some((c, class_at + 1)),
+            _ => None,
+        }
+    }
+
     fn closure(&mut self, c: &mut Closure) {
         for a in &mut c.args {
             self.expr(a);
         }
+        let supers: Vec<usize> = c.ty.iter().filter_map(|t| self.class_of(t)).collect();
         if let Some(t) = &mut c.ty {
             self.type_ref(t);
         }
@@ -577,7 +633,10 @@ impl<'a> Rewriter<'a> {
             },
             ClosureCode::Anonymous { members } => {
                 self.scope_members(members);
+                let chain = self.chain.len();
+                self.chain.extend(supers);
                 self.members(members, None);
+                self.chain.truncate(chain);
             }
         }
         self.hidden.truncate(hidden);

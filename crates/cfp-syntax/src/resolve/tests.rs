@@ -129,3 +129,51 @@ fn written_names_denote_program_names() {
     assert!(!names_class("xMain", "Main"));
     assert!(!names_class("app.xMain", "Main"));
 }
+
+#[test]
+fn anonymous_and_local_classes_see_what_their_supertypes_inherit() {
+    let dump = resolved(&[
+        (
+            "net/Task.java",
+            "package net;\npublic abstract class Task {\n  public static class Guard { public static void hold() {} }\n  protected int ticks;\n  public abstract void run();\n}\n",
+        ),
+        (
+            "net/Job.java",
+            "package net;\npublic class Job { public static class Guard { } }\n",
+        ),
+        (
+            "app/Main.java",
+            "package app;\nimport net.Task;\nimport static app.Util.ticks;\nclass Main {\n  void m() {\n    new Task() { public void run() { Guard.hold(); int t = ticks; } }.run();\n    class Local extends Task { public void run() { Guard.hold(); } }\n  }\n}\nclass Util { static int ticks = 0; }\n",
+        ),
+    ]);
+    assert_eq!(
+        dump.matches("(call (name Task$Guard) hold)").count(),
+        2,
+        "{dump}"
+    );
+    // `ticks` is the field the anonymous class inherits, not the static import.
+    assert!(dump.contains("(local @14:52 int t (name ticks))"), "{dump}");
+}
+
+#[test]
+fn a_package_qualified_library_class_is_not_a_program_class_of_its_name() {
+    let dump = resolved(&[
+        (
+            "com/app/util/SystemClock.java",
+            "package com.app.util;\npublic class SystemClock { public static long now() { return 1; } }\n",
+        ),
+        (
+            "app/Main.java",
+            "package app;\nclass Main { long t = android.os.SystemClock.uptimeMillis(); long u = com.app.util.SystemClock.now(); }\n",
+        ),
+    ]);
+    assert!(dump.contains("(class @2:1 util$SystemClock"), "{dump}");
+    assert!(
+        dump.contains("(call (field (field (name android) os) SystemClock) uptimeMillis)"),
+        "{dump}"
+    );
+    assert!(
+        dump.contains("(call (name util$SystemClock) now)"),
+        "{dump}"
+    );
+}
