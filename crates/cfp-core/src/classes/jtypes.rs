@@ -281,6 +281,22 @@ impl ClassTable<'_> {
         })
     }
 
+    /// The one variable-arity method among `cands` that takes `n` arguments with its
+    /// trailing ones collected into an array, when no other candidate takes `n`: the
+    /// method of a call whose argument types relate to the parameters' only through
+    /// library types this table does not know (`Map.class` for `Type...`).
+    pub fn sole_varargs(&self, cands: &[MethodId], n: usize) -> Option<(MethodId, Phase)> {
+        let takes = |m: &MethodId| {
+            let (params, varargs) = self.param_jtypes(*m);
+            params.len() == n || (varargs && params.len() <= n + 1)
+        };
+        let mut fit = cands.iter().filter(|m| takes(m));
+        match (fit.next(), fit.next()) {
+            (Some(m), None) if self.param_jtypes(*m).0.len() != n => Some((*m, Phase::Varargs)),
+            _ => None,
+        }
+    }
+
     /// The method javac chooses among `cands` for arguments of types `args`, with the
     /// phase that chose it (JLS §15.12.2): the first phase with an applicable method,
     /// and among those the most specific (the first when none is).

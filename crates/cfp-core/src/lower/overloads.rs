@@ -162,7 +162,13 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let cands = self.cx.table.method_candidates(c, name);
         self.cx.table.choose_overload(&cands, &jts).or_else(|| {
             let t = &self.cx.table;
-            let m = t.lookup_method(c, name, tys)?;
+            let Some(m) = t.lookup_method(c, name, tys) else {
+                return if t.has_external_ancestor(c) {
+                    None
+                } else {
+                    t.sole_varargs(&cands, tys.len())
+                };
+            };
             // No method of the program applies to arguments of known types: with a
             // superclass outside the program, an overload of it (library code) does.
             let misfit = t.methods[m.index()]
@@ -182,10 +188,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let jts = self.arg_jtypes(tys);
         let cands = self.cx.table.classes.get(c.index())?.ctors.clone();
         self.cx.table.choose_overload(&cands, &jts).or_else(|| {
-            self.cx
-                .table
-                .lookup_ctor(c, tys)
+            let t = &self.cx.table;
+            t.lookup_ctor(c, tys)
                 .map(|m| (m, Phase::Strict))
+                .or_else(|| t.sole_varargs(&cands, tys.len()))
         })
     }
 
