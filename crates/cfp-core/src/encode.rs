@@ -489,11 +489,13 @@ pub struct Encoder<'p> {
 pub struct EncoderTables {
     symbols: Symbols,
     /// Per method, the shared symbols it may change.
-    modified: std::sync::OnceLock<Vec<BTreeSet<String>>>,
+    modified: std::sync::OnceLock<mod_sets::Numbered<BTreeSet<u32>>>,
     /// Per method, where it may write each field array.
-    field_writes: std::sync::OnceLock<Vec<BTreeMap<String, WriteSites>>>,
+    field_writes: std::sync::OnceLock<mod_sets::Numbered<BTreeMap<u32, WriteSites>>>,
     /// Per method, every symbol of its scope mapped to itself.
     identity: Vec<std::sync::OnceLock<Names>>,
+    /// The shared symbols and their entry copies mapped to themselves.
+    shared_identity: std::sync::OnceLock<Names>,
 }
 
 impl EncoderTables {
@@ -503,6 +505,7 @@ impl EncoderTables {
             symbols: Symbols::new(program),
             modified: std::sync::OnceLock::new(),
             field_writes: std::sync::OnceLock::new(),
+            shared_identity: std::sync::OnceLock::new(),
             identity: program
                 .methods
                 .iter()
@@ -543,7 +546,30 @@ impl<'p> Encoder<'p> {
         if let Some(n) = cell.get() {
             return Ok(n.clone());
         }
-        let n = Names::identity(self.tables.symbols.scope(m)?);
+        // The shared symbols' part, built once and shared by every method's map (the
+        // maps are persistent): the same bindings as `Names::identity` of the method's
+        // scope, in which a shared symbol wins over a local of the same name.
+        let syms = &self.tables.symbols;
+        let base = self.tables.shared_identity.get_or_init(|| {
+            let mut all = syms.shared().to_vec();
+            all.extend(syms.shared_entry().iter().cloned());
+            Names::identity(&all)
+        });
+        let mut n = base.clone();
+        for (v, sort) in syms.vars(m)? {
+            if base.get(v).is_err() {
+                n.set(v, Term::var(v.clone(), sort.clone()));
+            }
+        }
+        for p in syms.params(m)? {
+            let (v, sort) = syms.local(m, *p)?;
+            let e = entry_copy(v);
+            // Only a shared symbol's entry copy can have this name (no shared symbol
+            // has the entry suffix).
+            if base.get(&e).is_err() {
+                n.set(&e, Term::var(e.clone(), sort.clone()));
+            }
+        }
         Ok(cell.get_or_init(|| n).clone())
     }
 

@@ -37,36 +37,43 @@ impl<'p> Encoder<'p> {
     /// ([`WriteSites::Params`]), or anywhere. A field array missing from the map is not
     /// written (see [`Encoder::modified_by`]). After a call, the cells of a
     /// `Params`-written array at every other object keep their values.
-    pub fn field_writes(&self, m: MethodId) -> Option<&BTreeMap<String, WriteSites>> {
-        self.tables
+    pub fn field_writes(&self, m: MethodId) -> Option<FieldWrites<'_>> {
+        let t = self
+            .tables
             .field_writes
-            .get_or_init(|| self.compute_field_writes())
-            .get(m.index())
+            .get_or_init(|| self.compute_field_writes());
+        t.per_method.get(m.index()).map(|map| FieldWrites {
+            numbers: &t.numbers,
+            map,
+        })
     }
 
-    pub(super) fn compute_field_writes(&self) -> Vec<BTreeMap<String, WriteSites>> {
+    pub(super) fn compute_field_writes(&self) -> Numbered<BTreeMap<u32, WriteSites>> {
         let program = self.program;
         // The parameter index of `e` when it is a parameter `m` never assigns.
         let param_of = |cfa: &MethodCfa, assigned: &BTreeSet<VarId>, e: &Expr| match e {
             Expr::Var(v) if !assigned.contains(v) => cfa.params.iter().position(|p| p == v),
             _ => None,
         };
-        let mut out: Vec<BTreeMap<String, WriteSites>> = Vec::with_capacity(program.methods.len());
         let assigned: Vec<BTreeSet<VarId>> = program
             .methods
             .iter()
             .map(crate::call_check::written_vars)
             .collect();
+        // Field arrays by symbol name, numbered as first met.
+        let mut numbers: BTreeMap<String, u32> = BTreeMap::new();
+        let mut out: Vec<BTreeMap<u32, WriteSites>> = Vec::with_capacity(program.methods.len());
         for (cfa, assigned) in program.methods.iter().zip(&assigned) {
-            let mut w: BTreeMap<String, WriteSites> = BTreeMap::new();
-            let note = |w: &mut BTreeMap<String, WriteSites>, f: &str, site: WriteSites| match w
-                .get_mut(f)
-            {
-                Some(old) => {
-                    old.join(site);
-                }
-                None => {
-                    w.insert(f.to_string(), site);
+            let mut w: BTreeMap<u32, WriteSites> = BTreeMap::new();
+            let mut note = |f: &str, site: WriteSites| {
+                let k = number(&mut numbers, f);
+                match w.get_mut(&k) {
+                    Some(old) => {
+                        old.join(site);
+                    }
+                    None => {
+                        w.insert(k, site);
+                    }
                 }
             };
             for e in cfa.graph.edge_weights() {
@@ -84,7 +91,7 @@ impl<'p> Encoder<'p> {
                                         Some(k) => WriteSites::Params(BTreeSet::from([k])),
                                         None => WriteSites::Anywhere,
                                     };
-                                    note(&mut w, f, site);
+                                    note(f, site);
                                 }
                             }
                         }
@@ -94,7 +101,7 @@ impl<'p> Encoder<'p> {
                         ..
                     } => {
                         if let Ok((f, _)) = self.tables.symbols.field(*field) {
-                            note(&mut w, f, WriteSites::Anywhere);
+                            note(f, WriteSites::Anywhere);
                         }
                     }
                     _ => {}
@@ -102,53 +109,64 @@ impl<'p> Encoder<'p> {
             }
             out.push(w);
         }
-        // Through calls: a callee's write at its parameter j is a write at the caller's
-        // actual j — at the caller's parameter k when the actual is that parameter.
-        loop {
-            let mut changed = false;
-            for (mi, cfa) in program.methods.iter().enumerate() {
-                for e in cfa.graph.edge_weights() {
-                    let Edge::Call { callee, args, .. } = e else {
-                        continue;
-                    };
-                    let Some(theirs) = out.get(callee.index()).cloned() else {
-                        continue;
-                    };
-                    for (f, sites) in theirs {
-                        let mapped = match sites {
-                            WriteSites::Anywhere => WriteSites::Anywhere,
-                            WriteSites::Params(js) => {
-                                let mut ks = BTreeSet::new();
-                                let mut anywhere = false;
-                                for j in js {
-                                    match args.get(j).and_then(|a| param_of(cfa, &assigned[mi], a))
-                                    {
-                                        Some(k) => {
-                                            ks.insert(k);
-                                        }
-                                        None => anywhere = true,
-                                    }
-                                }
-                                if anywhere {
-                                    WriteSites::Anywhere
-                                } else {
-                                    WriteSites::Params(ks)
-                                }
-                            }
+        // Through calls, callees first (one pass per strongly connected component of
+        // the call graph, repeated only inside a recursive one): a callee's write at
+        // its parameter j is a write at the caller's actual j — at the caller's
+        // parameter k when the actual is that parameter.
+        for scc in callee_first_components(program) {
+            let recursive = scc.len() > 1
+                || scc
+                    .iter()
+                    .any(|&m| calls_of(&program.methods[m]).any(|(c, _)| c.index() == m));
+            loop {
+                let mut changed = false;
+                for &mi in &scc {
+                    let cfa = &program.methods[mi];
+                    for (callee, args) in calls_of(cfa) {
+                        let c = callee.index();
+                        if c >= out.len() {
+                            continue;
+                        }
+                        let theirs = if c == mi {
+                            out[c].clone()
+                        } else {
+                            std::mem::take(&mut out[c])
                         };
-                        match out[mi].get_mut(&f) {
-                            Some(old) => changed |= old.join(mapped),
-                            None => {
-                                out[mi].insert(f, mapped);
-                                changed = true;
+                        for (f, sites) in &theirs {
+                            let mapped = match sites {
+                                WriteSites::Anywhere => WriteSites::Anywhere,
+                                WriteSites::Params(js) => {
+                                    let ks: Option<BTreeSet<usize>> = js
+                                        .iter()
+                                        .map(|j| {
+                                            args.get(*j)
+                                                .and_then(|a| param_of(cfa, &assigned[mi], a))
+                                        })
+                                        .collect();
+                                    ks.map_or(WriteSites::Anywhere, WriteSites::Params)
+                                }
+                            };
+                            match out[mi].get_mut(f) {
+                                Some(old) => changed |= old.join(mapped),
+                                None => {
+                                    out[mi].insert(*f, mapped);
+                                    changed = true;
+                                }
                             }
+                        }
+                        if c != mi {
+                            out[c] = theirs;
                         }
                     }
                 }
+                if !changed || !recursive {
+                    break;
+                }
             }
-            if !changed {
-                return out;
-            }
+        }
+        Numbered {
+            numbers,
+            per_method: out,
         }
     }
 
@@ -157,20 +175,22 @@ impl<'p> Encoder<'p> {
     /// (an assignment, a havoc, an allocation, a call result). Every other shared symbol
     /// has the same value after the call as before it — the frame of the call, which a
     /// callee's summary then need not state.
-    pub fn modified_by(&self, m: MethodId) -> Option<&BTreeSet<String>> {
-        self.tables
-            .modified
-            .get_or_init(|| self.compute_modified())
-            .get(m.index())
+    pub fn modified_by(&self, m: MethodId) -> Option<Modified<'_>> {
+        let t = self.tables.modified.get_or_init(|| self.compute_modified());
+        t.per_method.get(m.index()).map(|set| Modified {
+            numbers: &t.numbers,
+            set,
+        })
     }
 
-    pub(super) fn compute_modified(&self) -> Vec<BTreeSet<String>> {
+    pub(super) fn compute_modified(&self) -> Numbered<BTreeSet<u32>> {
         let shared = self.tables.symbols.shared();
         let shared_names: BTreeSet<&str> = shared.iter().map(|(n, _)| n.as_str()).collect();
-        let mut out: Vec<BTreeSet<String>> = Vec::with_capacity(self.program.methods.len());
+        let mut numbers: BTreeMap<String, u32> = BTreeMap::new();
+        let mut out: Vec<BTreeSet<u32>> = Vec::with_capacity(self.program.methods.len());
         let mut calls: Vec<Vec<MethodId>> = Vec::with_capacity(self.program.methods.len());
         for cfa in &self.program.methods {
-            let mut written = BTreeSet::new();
+            let mut written: BTreeSet<u32> = BTreeSet::new();
             let mut callees = Vec::new();
             let pre = self.identity(cfa.id).unwrap_or_default();
             for e in cfa.graph.edge_weights() {
@@ -180,12 +200,12 @@ impl<'p> Encoder<'p> {
                         match result {
                             Some(Place::Global(g)) => {
                                 if let Ok((n, _)) = self.tables.symbols.global(*g) {
-                                    written.insert(n.clone());
+                                    written.insert(number(&mut numbers, n));
                                 }
                             }
                             Some(Place::Field { field, .. }) => {
                                 if let Ok((n, _)) = self.tables.symbols.field(*field) {
-                                    written.insert(n.clone());
+                                    written.insert(number(&mut numbers, n));
                                 }
                             }
                             _ => {}
@@ -198,12 +218,16 @@ impl<'p> Encoder<'p> {
                                 // `post` is `pre` (the identity) with the writes.
                                 for (n, _) in pre.changed_bindings(&post) {
                                     if let Some(n) = shared_names.get(n) {
-                                        written.insert((*n).to_string());
+                                        written.insert(number(&mut numbers, n));
                                     }
                                 }
                             }
                             // Cannot tell: everything may change (sound).
-                            Err(_) => written.extend(shared.iter().map(|(n, _)| n.clone())),
+                            Err(_) => {
+                                for (n, _) in shared.iter() {
+                                    written.insert(number(&mut numbers, n));
+                                }
+                            }
                         }
                     }
                 }
@@ -211,24 +235,126 @@ impl<'p> Encoder<'p> {
             out.push(written);
             calls.push(callees);
         }
-        // Transitively through calls, to a fixpoint.
-        loop {
-            let mut changed = false;
-            for m in 0..out.len() {
-                for c in calls[m].clone() {
-                    let add: Vec<String> = out
-                        .get(c.index())
-                        .map(|s| s.difference(&out[m]).cloned().collect())
-                        .unwrap_or_default();
-                    if !add.is_empty() {
-                        out[m].extend(add);
-                        changed = true;
+        // Transitively through calls, callees first (repeated only inside a recursive
+        // strongly connected component of the call graph).
+        for scc in callee_first_components(self.program) {
+            let recursive =
+                scc.len() > 1 || scc.iter().any(|&m| calls[m].iter().any(|c| c.index() == m));
+            loop {
+                let mut changed = false;
+                for &m in &scc {
+                    for c in calls[m].clone() {
+                        let c = c.index();
+                        if c == m || c >= out.len() {
+                            continue;
+                        }
+                        let theirs = std::mem::take(&mut out[c]);
+                        for n in &theirs {
+                            changed |= out[m].insert(*n);
+                        }
+                        out[c] = theirs;
                     }
                 }
+                if !changed || !recursive {
+                    break;
+                }
             }
-            if !changed {
-                return out;
+        }
+        Numbered {
+            numbers,
+            per_method: out,
+        }
+    }
+}
+
+/// Per method, sets of symbols by number ([`number`]): one copy of each name however
+/// many methods name it.
+#[derive(Debug, Default)]
+pub struct Numbered<T> {
+    numbers: BTreeMap<String, u32>,
+    per_method: Vec<T>,
+}
+
+/// The number of symbol `name` in `numbers`, given the next one when it is new.
+fn number(numbers: &mut BTreeMap<String, u32>, name: &str) -> u32 {
+    if let Some(&k) = numbers.get(name) {
+        return k;
+    }
+    let k = u32::try_from(numbers.len()).unwrap_or(u32::MAX);
+    numbers.insert(name.to_owned(), k);
+    k
+}
+
+/// The shared symbols a call of one method may change ([`Encoder::modified_by`]).
+#[derive(Clone, Copy)]
+pub struct Modified<'a> {
+    numbers: &'a BTreeMap<String, u32>,
+    set: &'a BTreeSet<u32>,
+}
+
+impl Modified<'_> {
+    /// Whether the symbol called `name` may change.
+    pub fn contains(&self, name: &str) -> bool {
+        self.numbers.get(name).is_some_and(|k| self.set.contains(k))
+    }
+
+    /// Whether nothing shared changes.
+    pub fn is_empty(&self) -> bool {
+        self.set.is_empty()
+    }
+}
+
+impl std::fmt::Debug for Modified<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set()
+            .entries(
+                self.numbers
+                    .iter()
+                    .filter(|(_, k)| self.set.contains(k))
+                    .map(|(n, _)| n),
+            )
+            .finish()
+    }
+}
+
+/// Where a call of one method may write each field array ([`Encoder::field_writes`]).
+#[derive(Clone, Copy)]
+pub struct FieldWrites<'a> {
+    numbers: &'a BTreeMap<String, u32>,
+    map: &'a BTreeMap<u32, WriteSites>,
+}
+
+impl<'a> FieldWrites<'a> {
+    /// Where the field array called `name` may be written (`None`: it is not).
+    pub fn get(&self, name: &str) -> Option<&'a WriteSites> {
+        self.numbers.get(name).and_then(|k| self.map.get(k))
+    }
+}
+
+/// The calls of `cfa`: callee and arguments.
+fn calls_of(cfa: &MethodCfa) -> impl Iterator<Item = (MethodId, &[Expr])> {
+    cfa.graph.edge_weights().filter_map(|e| match e {
+        Edge::Call { callee, args, .. } => Some((*callee, args.as_slice())),
+        _ => None,
+    })
+}
+
+/// The strongly connected components of the call graph (method indices), each after
+/// every component it calls into: a callee's summary is final before its callers read it.
+fn callee_first_components(program: &Program) -> Vec<Vec<usize>> {
+    let mut g: petgraph::graph::DiGraph<(), ()> = petgraph::graph::DiGraph::new();
+    let nodes: Vec<_> = program.methods.iter().map(|_| g.add_node(())).collect();
+    for (i, cfa) in program.methods.iter().enumerate() {
+        for (c, _) in calls_of(cfa) {
+            if let Some(&to) = nodes.get(c.index()) {
+                g.add_edge(nodes[i], to, ());
             }
         }
     }
+    // Tarjan's algorithm yields the components in reverse topological order: callees
+    // first.
+    petgraph::algo::tarjan_scc(&g)
+        .into_iter()
+        .map(|scc| scc.into_iter().map(|n| n.index()).collect())
+        .collect()
 }
