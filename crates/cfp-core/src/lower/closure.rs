@@ -1,3 +1,5 @@
+//! Closure classes: the captured variables they copy at creation.
+//!
 //! Closures that stay opaque objects after [`crate::desugar`] made the others classes:
 //! a method reference to a method outside the program (`System.out::println`), whose
 //! code runs outside the program. Exact when that code cannot matter to the protocol — it
@@ -131,5 +133,53 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             format!("`{name}.this` needs an instance of `{name}`: this code is not inside one"),
         );
         self.unknown_value(want, span)
+    }
+}
+
+impl<'c, 'a> MethodLowerer<'c, 'a> {
+    /// After `t := new C`: the captured variables of closure class `c`, read here.
+    pub(super) fn copy_captures(&mut self, t: VarId, c: ClassId, span: Span) {
+        let Some(captures) = self.cx.closure(c).map(|k| k.captures.clone()) else {
+            return;
+        };
+        for name in captures {
+            let Some(f) = self.cx.table.lookup_field(c, &name) else {
+                continue;
+            };
+            let value = match self.resolve_name(&name) {
+                NameRes::Var(v, _) => Expr::Var(v),
+                NameRes::Global(g, _) => Expr::Global(g),
+                NameRes::Field(FieldRes(fid, _)) => match self.this {
+                    Some(this) => Expr::Field {
+                        obj: Box::new(Expr::Var(this)),
+                        field: fid,
+                    },
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let sort = self.cx.table.fields[f.index()].sort;
+            let ty = self.cx.table.field_types[f.index()].clone();
+            let value = self.coerce(value, sort, &ty, span);
+            self.emit(
+                Stmt::Assign {
+                    place: Place::Field {
+                        obj: Expr::Var(t),
+                        field: f,
+                    },
+                    expr: value,
+                },
+                span,
+            );
+        }
+    }
+
+    /// Whether field `name` of class `c` holds a captured variable (the constructor does
+    /// not reset it: `new` set it).
+    pub(super) fn is_capture(&self, c: ClassId, name: &str) -> bool {
+        self.cx
+            .closure(c)
+            .is_some_and(|k| k.captures.iter().any(|n| n == name))
+            || (name == "recv$" && self.cx.closure(c).is_some())
     }
 }

@@ -28,24 +28,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         if let Some((true, args, span)) = explicit {
             let (vals, tys) = self.eval_args(args);
             self.note_arg_jtypes(args, &tys);
-            match self.choose_ctor(c, &tys) {
-                Some((k, phase)) => {
-                    let vals = self.pack_varargs(k, phase, vals, span);
-                    let args = self.coerce_args(k, vals, span);
-                    let mut all = vec![this];
-                    all.extend(args);
-                    self.call_edge(k, all, None, span);
-                }
-                None => self.error(
-                    "no-matching-constructor",
-                    span,
-                    format!(
-                        "`{}` has no constructor with {} argument(s)",
-                        self.cx.table.class_name(c),
-                        tys.len()
-                    ),
-                ),
-            }
+            let chosen = self.choose_ctor(c, &tys);
+            self.construct(c, this, chosen, vals, tys.len(), span);
         } else {
             // Defaults for the class's own fields (not the enclosing instance, which `new`
             // has set).

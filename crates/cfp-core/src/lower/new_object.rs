@@ -60,25 +60,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     );
                 }
                 self.copy_captures(t, c, span);
-                match ctor {
-                    Some((k, phase)) => {
-                        self.note_closure_targets(k, args);
-                        let vals = self.pack_varargs(k, phase, vals, span);
-                        let args = self.coerce_args(k, vals, span);
-                        let mut all = vec![Expr::Var(t)];
-                        all.extend(args);
-                        self.call_edge(k, all, None, span);
-                    }
-                    None => self.error(
-                        "no-matching-constructor",
-                        span,
-                        format!(
-                            "`{}` has no constructor with {} argument(s)",
-                            self.cx.table.class_name(c),
-                            tys.len()
-                        ),
-                    ),
+                if let Some((k, _)) = ctor {
+                    self.note_closure_targets(k, args);
                 }
+                self.construct(c, Expr::Var(t), ctor, vals, tys.len(), span);
                 (Expr::Var(t), ty)
             }
             Type::External(n) => {
@@ -131,6 +116,38 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let t = self.temp(other.clone());
                 (Expr::Var(t), other)
             }
+        }
+    }
+}
+
+impl<'c, 'a> MethodLowerer<'c, 'a> {
+    /// Call constructor `chosen` of class `c` on `receiver` with the arguments `vals`
+    /// (`arity` of them as written), or report that `c` has none that takes them.
+    pub(super) fn construct(
+        &mut self,
+        c: ClassId,
+        receiver: Expr,
+        chosen: Option<(MethodId, crate::classes::jtypes::Phase)>,
+        vals: Vec<Expr>,
+        arity: usize,
+        span: Span,
+    ) {
+        match chosen {
+            Some((k, phase)) => {
+                let vals = self.pack_varargs(k, phase, vals, span);
+                let args = self.coerce_args(k, vals, span);
+                let mut all = vec![receiver];
+                all.extend(args);
+                self.call_edge(k, all, None, span);
+            }
+            None => self.error(
+                "no-matching-constructor",
+                span,
+                format!(
+                    "`{}` has no constructor with {arity} argument(s)",
+                    self.cx.table.class_name(c),
+                ),
+            ),
         }
     }
 }
