@@ -89,6 +89,7 @@ mod expr;
 mod facts;
 mod handoff;
 mod init;
+mod instantiated;
 mod method;
 mod names;
 mod new_object;
@@ -229,7 +230,10 @@ pub fn lower_program(
         &desugared.closures,
     );
     let entry = cx.find_entry(opts);
-    let methods = cx.lower_methods(entry);
+    let mut methods = cx.lower_methods(entry);
+    if let Some(set) = cx.instantiable() {
+        instantiated::prune(&mut methods, set);
+    }
     let type_names = cx
         .facts()
         .and_then(|f| f.types.as_ref())
