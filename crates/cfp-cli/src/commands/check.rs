@@ -88,7 +88,8 @@ pub struct CheckArgs {
     /// Budget of CEGAR iterations before answering `unknown`.
     #[arg(long, value_name = "N")]
     pub max_iterations: Option<u32>,
-    /// Wall-clock limit in seconds before answering `unknown`.
+    /// Wall-clock limit in seconds before answering `unknown`; reading, lowering and
+    /// slicing the program count against it (each `--spec` has the whole limit).
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
     /// Write every step of the CEGAR loop to FILE as one JSON document.
@@ -302,6 +303,8 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
     let mut prepared = Vec::with_capacity(specs.len());
     let mut bad: Vec<String> = Vec::new();
     for spec in &specs {
+        // Reading, lowering and slicing count against the spec's `--timeout`.
+        let started = Instant::now();
         match cfp_core::prepare_sources(program.sources.clone(), &spec.text, &lower) {
             Ok(p) => {
                 let files = ProgramFiles {
@@ -309,7 +312,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
                     name: program.name.clone(),
                 };
                 report(&files, spec, p.warnings());
-                prepared.push(p);
+                prepared.push((p, started.elapsed()));
             }
             Err(diags) => {
                 let files = ProgramFiles {
@@ -328,7 +331,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         return Err(CliError::Invalid { files: bad });
     }
     // The files as prepared: with the harness's, when there is one.
-    if let Some(p) = prepared.first() {
+    if let Some((p, _)) = prepared.first() {
         program.sources = p.sources().clone();
     }
     // The record is written after the run: refuse an unwritable path before spending it.
@@ -336,14 +339,15 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         probe_writable(path)?;
     }
     let mut runs: Vec<SpecRun> = Vec::with_capacity(specs.len());
-    for (spec, prepared) in specs.iter().zip(prepared) {
+    for (spec, (prepared, spent)) in specs.iter().zip(prepared) {
+        let budget = Budget { timeout, spent };
         runs.push(check_one(
             args,
             &program,
             spec,
             prepared,
             opts.clone(),
-            timeout,
+            budget,
         )?);
     }
     let format = if args.json {
@@ -485,7 +489,7 @@ fn check_one<'a>(
     spec: &'a SourceFile,
     prepared: Prepared,
     opts: CheckOptions,
-    timeout: Option<Duration>,
+    budget: Budget,
 ) -> Result<SpecRun<'a>, CliError> {
     let mut z3 = crate::z3::start_z3(args.z3.as_deref())?;
     // Large batches of independent queries go to up to 4 z3 processes at once.
@@ -497,7 +501,7 @@ fn check_one<'a>(
         timeout_secs: args.timeout,
     };
     let progress = crate::progress::Progress::on_terminal(&spec.name);
-    let outcome = drive(prepared, opts, TimedSolver::new(z3), timeout, &progress);
+    let outcome = drive(prepared, opts, TimedSolver::new(z3), budget, &progress);
     progress.finish();
     let timings = (!args.no_timing).then(|| TimingsMs {
         total: ms(outcome.total),
@@ -706,11 +710,12 @@ fn drive(
     prepared: Prepared,
     opts: CheckOptions,
     mut solver: TimedSolver,
-    timeout: Option<Duration>,
+    budget: Budget,
     progress: &crate::progress::Progress,
 ) -> Outcome {
     let started = Instant::now();
-    let deadline = timeout.map(|t| started + t);
+    let timeout = budget.timeout;
+    let deadline = timeout.map(|t| started + t.saturating_sub(budget.spent));
     solver.set_deadline(deadline);
     let smt_clock = Rc::clone(&solver.time);
     let stop = match (deadline, timeout) {
@@ -751,6 +756,14 @@ fn drive(
         outside_smt,
         smt,
     }
+}
+
+/// A spec's `--timeout` and what its preparation (reading, lowering, slicing) already
+/// took of it.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    timeout: Option<Duration>,
+    spent: Duration,
 }
 
 fn recorded_program(p: &ProgramFiles) -> RecordedFile {
