@@ -108,6 +108,7 @@ pub fn lower_options(options: &RunOptions) -> Result<LowerOptions, EngineError> 
         harness,
         no_models: false,
         library_throws,
+        made_up_objects: false,
     })
 }
 

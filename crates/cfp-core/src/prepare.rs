@@ -194,6 +194,9 @@ pub fn parse_with_harness(program: SourceSet, options: &LowerOptions) -> Harness
                     harness: None,
                     no_models: options.no_models,
                     library_throws: options.library_throws,
+                    // The lifecycle's arguments are the platform's objects.
+                    made_up_objects: options.made_up_objects
+                        || req.kind != crate::harness::HarnessKind::AndroidActivity,
                 },
             }
         }

@@ -41,6 +41,7 @@ pub fn run(args: &CfaArgs) -> Result<Exit, CliError> {
         harness: args.harness.request(),
         no_models: args.harness.no_models,
         library_throws: args.harness.library_throws.option(),
+        made_up_objects: false,
     };
     let paths = args.harness.with_models(&args.program);
     let (program, spec, opts) = load(&paths, &args.spec, &opts)?;

@@ -298,6 +298,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         harness: args.harness.request(),
         no_models: args.harness.no_models,
         library_throws: args.harness.library_throws.option(),
+        made_up_objects: false,
     };
     // Every input's diagnostics first, before any check runs.
     let mut prepared = Vec::with_capacity(specs.len());

@@ -241,6 +241,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         want: Option<Sort>,
         dest: Option<VarId>,
     ) -> (Expr, Type) {
+        if super::facts::REFLECTIVE.contains(&name.name.as_str()) {
+            self.note_class_by_name(args);
+        }
         if target.is_none() && (name.name == "this" || name.name == "super") {
             self.eval_args(args);
             self.error(
@@ -741,6 +744,18 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
         self.set(join);
         self.call_value(res, dest, ret, span)
+    }
+
+    /// A class loaded by its name: a constant name counts as a class literal of that
+    /// class (nothing when it is not the program's), any other name as every class.
+    fn note_class_by_name(&mut self, args: &[ast::Expr]) {
+        match args.first().map(|a| &a.kind) {
+            Some(ast::ExprKind::String(binary)) => {
+                let simple = binary.rsplit(['.', '$']).next().unwrap_or(binary);
+                self.cx.survey.class_literals.insert(simple.to_owned());
+            }
+            _ => self.cx.survey.reflective = true,
+        }
     }
 
     /// True when the edge into the current node is an API call (the method is the API's).

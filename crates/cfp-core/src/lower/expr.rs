@@ -38,7 +38,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 (self.some_object(ty.clone(), span), ty)
             }
             ExprKind::Closure(c) => self.closure(c, span),
-            ExprKind::ClassLiteral(_) => {
+            ExprKind::ClassLiteral(name) => {
+                self.cx.survey.class_literals.insert(name.clone());
                 // An opaque, non-null object (its identity matters to no protocol).
                 let ty = Type::External("Class".into());
                 (self.some_object(ty.clone(), span), ty)

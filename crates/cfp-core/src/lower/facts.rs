@@ -52,12 +52,24 @@ pub(super) struct Survey {
     pub escaping: BTreeSet<crate::ir::ClassId>,
     /// Some code reads the length of an array.
     pub needs_lengths: bool,
+    /// Some code may create objects of any class of the program reflectively: it calls
+    /// a method named as the JDK's loaders of classes by name are ([`REFLECTIVE`]) with a
+    /// name that is not a constant.
+    pub reflective: bool,
+    /// Classes of the program named by a class literal (`Foo.class`) or a constant
+    /// class name: library code given one may create its objects (an injector, a service
+    /// loader, `newInstance`).
+    pub class_literals: BTreeSet<String>,
     /// Names of instance code that are fields inherited from a superclass outside the
     /// program, read as references.
     pub inherited_reads: BTreeSet<String>,
     /// Such names that some code assigns.
     pub inherited_writes: BTreeSet<String>,
 }
+
+/// Names of the JDK's methods that load a class by its name, whose objects library code
+/// may then create: the class named by a constant, any class of the program otherwise.
+pub(super) const REFLECTIVE: &[&str] = &["forName", "loadClass", "findClass"];
 
 /// The settled program-wide facts of the final lowering.
 #[derive(Clone, Debug)]

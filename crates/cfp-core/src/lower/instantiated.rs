@@ -2,11 +2,15 @@
 //! runtime-type test for a class no reached code instantiates is false, and the virtual
 //! calls, catch clauses and call-backs it guards leave the program.
 //!
-//! An object of a program class exists only once a `new` of that class has run (its
-//! `%type := code`), or when the platform creates it: a class that extends a class
-//! outside the program (an activity, a view, a thread, an exception) may be created by
-//! library code through reflection, so it counts as instantiated from the start. Every
-//! class outside the program counts as instantiated too (its code is never removed).
+//! In a closed world (a static entry without objects of the program among its
+//! parameters, no harness that makes up objects) an object of a program class exists only
+//! once a `new` of that class has run (its `%type := code`), or when library code creates
+//! it: a class that extends a class outside the program (an activity, a view, a thread,
+//! an exception), a serialisable class, and a class named by a class literal (and its
+//! subclasses: an injector or a service loader given `Foo.class`) count as instantiated
+//! from the start. Every class outside the program counts as instantiated too (its code
+//! is never removed). In an open world, or when the program loads classes by name
+//! (`Class.forName`, `loadClass`), nothing is removed.
 //!
 //! The instantiated classes and the reached code grow together to a least fixpoint: the
 //! root's code is reached; an edge is reached when its source is and none of its type
@@ -16,9 +20,8 @@
 //! has no object, so `x.%type == code` is false and `x.%type != code` true — and an edge
 //! whose `assume` became `false` is removed with everything only it led to.
 //!
-//! What a program creates reflectively (`Class.newInstance`, a dependency injector) of a
-//! class that extends no library class is outside this model, as it is outside the rest
-//! of the checker (no `new` runs its constructor).
+//! Outside this model: objects a dependency injector creates for a constructor's
+//! parameter of a class no class literal names (its just-in-time bindings).
 
 use crate::ir::{CfaBuilder, Edge, Expr, FieldId, Located, MethodCfa, Place, Stmt};
 use cfp_syntax::ast::{BinaryOp, UnaryOp};
@@ -189,13 +192,15 @@ impl Instantiated {
                 for e in m.graph.edges(n) {
                     match e.weight() {
                         Edge::Block(stmts) => {
-                            if self.blocks(stmts) {
-                                continue;
-                            }
+                            // What the block allocates counts before its tests (an
+                            // over-approximation when a test before it fails).
                             for s in stmts {
                                 if let Some(k) = self.tag(&s.node) {
                                     grew |= self.instantiate(k);
                                 }
+                            }
+                            if self.blocks(stmts) {
+                                continue;
                             }
                         }
                         Edge::Call { callee, .. } => stack.push(callee.index()),
@@ -287,15 +292,51 @@ impl Instantiated {
 }
 
 impl super::ProgramLowerer<'_> {
-    /// The starting set of [`prune`] when runtime types are tracked: the program's
-    /// classes that extend a class outside it (the platform may create them).
-    pub(super) fn instantiable(&self) -> Option<Instantiated> {
+    /// The starting set of [`prune`], when the analysis applies: runtime types are
+    /// tracked, the world is closed (a static entry without objects of the program among
+    /// its parameters, driven by no harness or the activity lifecycle: no object of the
+    /// program exists that no `new` made), and no code loads classes by name.
+    ///
+    /// The classes library code may create count from the start: those extending a class
+    /// outside the program (the platform creates activities, views, threads), those
+    /// serialisable (a deserialiser creates them), and those named by a class literal
+    /// with their subclasses (an injector, a service loader, `newInstance`).
+    pub(super) fn instantiable(
+        &self,
+        entry: Option<crate::ir::MethodId>,
+        opts: &super::LowerOptions,
+    ) -> Option<Instantiated> {
         let field = self.type_field?;
         let universe = self.facts()?.types.as_ref()?;
+        let esig = self.table.methods.get(entry?.index())?;
+        let closed = esig.is_static
+            && esig
+                .params
+                .iter()
+                .all(|(_, t, _)| !matches!(t, crate::classes::Type::Class(_)));
+        if !closed || opts.made_up_objects || self.survey.reflective {
+            return None;
+        }
         let n = self.table.classes.len();
+        let named: Vec<crate::ir::ClassId> = self
+            .survey
+            .class_literals
+            .iter()
+            .filter_map(|name| self.table.class_by_name(name))
+            .collect();
+        let created_outside = |c: crate::ir::ClassId| {
+            self.table.has_external_superclass(c)
+                || self.table.ancestors(c).iter().any(|a| {
+                    self.table.classes[a.index()]
+                        .external_supers
+                        .iter()
+                        .any(|e| e == "Serializable" || e == "Externalizable")
+                })
+                || named.iter().any(|k| self.table.is_subclass(c, *k))
+        };
         let seeds: Vec<i64> = (0..n)
             .map(|i| crate::ir::ClassId(i as u32))
-            .filter(|c| self.table.has_external_superclass(*c))
+            .filter(|c| created_outside(*c))
             .filter_map(|c| universe.class_code(c))
             .collect();
         // The program's classes have the codes 1..=n (and outside classes the next).

@@ -156,6 +156,10 @@ pub struct LowerOptions {
     pub no_models: bool,
     /// Which library calls may throw.
     pub library_throws: LibraryThrows,
+    /// The entry's inputs may be objects of the program that no code created (a
+    /// generated driver makes up its arguments; set by
+    /// [`crate::prepare::parse_with_harness`]).
+    pub made_up_objects: bool,
 }
 
 /// Which lowering of the program this is.
@@ -231,7 +235,7 @@ pub fn lower_program(
     );
     let entry = cx.find_entry(opts);
     let mut methods = cx.lower_methods(entry);
-    if let Some(set) = cx.instantiable() {
+    if let Some(set) = cx.instantiable(entry, opts) {
         instantiated::prune(&mut methods, set);
     }
     let type_names = cx
