@@ -241,7 +241,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         want: Option<Sort>,
         dest: Option<VarId>,
     ) -> (Expr, Type) {
-        if super::facts::REFLECTIVE.contains(&name.name.as_str()) {
+        if super::facts::loads_a_class(target, &name.name) {
             self.note_class_by_name(args);
         }
         if target.is_none() && (name.name == "this" || name.name == "super") {
@@ -754,7 +754,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 let simple = binary.rsplit(['.', '$']).next().unwrap_or(binary);
                 self.cx.survey.class_literals.insert(simple.to_owned());
             }
-            _ => self.cx.survey.reflective = true,
+            _ => {
+                self.cx.survey.reflective.insert(self.id);
+            }
         }
     }
 

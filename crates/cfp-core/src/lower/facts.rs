@@ -52,10 +52,10 @@ pub(super) struct Survey {
     pub escaping: BTreeSet<crate::ir::ClassId>,
     /// Some code reads the length of an array.
     pub needs_lengths: bool,
-    /// Some code may create objects of any class of the program reflectively: it calls
-    /// a method named as the JDK's loaders of classes by name are ([`REFLECTIVE`]) with a
-    /// name that is not a constant.
-    pub reflective: bool,
+    /// The methods that may create objects of any class of the program reflectively:
+    /// they call a JDK loader of classes by name ([`loads_a_class`]) with a name that is
+    /// not a constant.
+    pub reflective: BTreeSet<crate::ir::MethodId>,
     /// Classes of the program named by a class literal (`Foo.class`) or a constant
     /// class name: library code given one may create its objects (an injector, a service
     /// loader, `newInstance`).
@@ -67,9 +67,20 @@ pub(super) struct Survey {
     pub inherited_writes: BTreeSet<String>,
 }
 
-/// Names of the JDK's methods that load a class by its name, whose objects library code
-/// may then create: the class named by a constant, any class of the program otherwise.
-pub(super) const REFLECTIVE: &[&str] = &["forName", "loadClass", "findClass"];
+/// Whether a call `target.name(…)` may load a class by its name, whose objects library
+/// code may then create: `Class.forName`, and `loadClass`/`findClass` of a class loader.
+pub(super) fn loads_a_class(target: Option<&cfp_syntax::ast::Expr>, name: &str) -> bool {
+    use cfp_syntax::ast::ExprKind;
+    match name {
+        "loadClass" | "findClass" => true,
+        "forName" => match target.map(|t| &t.kind) {
+            Some(ExprKind::Name(n)) => n.name == "Class",
+            Some(ExprKind::Field { name: n, .. }) => n.name == "Class",
+            _ => false,
+        },
+        _ => false,
+    }
+}
 
 /// The settled program-wide facts of the final lowering.
 #[derive(Clone, Debug)]

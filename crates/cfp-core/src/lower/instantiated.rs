@@ -9,8 +9,9 @@
 //! an exception), a serialisable class, and a class named by a class literal (and its
 //! subclasses: an injector or a service loader given `Foo.class`) count as instantiated
 //! from the start. Every class outside the program counts as instantiated too (its code
-//! is never removed). In an open world, or when the program loads classes by name
-//! (`Class.forName`, `loadClass`), nothing is removed.
+//! is never removed). In an open world nothing is removed, and once reached code loads a
+//! class by a name that is not a constant (`Class.forName(name)`, `loadClass`), every
+//! class counts as instantiated.
 //!
 //! The instantiated classes and the reached code grow together to a least fixpoint: the
 //! root's code is reached; an edge is reached when its source is and none of its type
@@ -23,7 +24,7 @@
 //! Outside this model: objects a dependency injector creates for a constructor's
 //! parameter of a class no class literal names (its just-in-time bindings).
 
-use crate::ir::{CfaBuilder, Edge, Expr, FieldId, Located, MethodCfa, Place, Stmt};
+use crate::ir::{CfaBuilder, Edge, Expr, FieldId, Located, MethodCfa, MethodId, Place, Stmt};
 use cfp_syntax::ast::{BinaryOp, UnaryOp};
 use petgraph::visit::EdgeRef;
 use std::collections::BTreeSet;
@@ -36,6 +37,9 @@ pub(super) struct Instantiated {
     program_codes: usize,
     /// Instantiated program codes (index `code - 1`).
     live: Vec<bool>,
+    /// Methods that, once reached, may create objects of every class (they load classes
+    /// by names that are not constants).
+    reflective: BTreeSet<MethodId>,
 }
 
 impl Instantiated {
@@ -45,11 +49,13 @@ impl Instantiated {
         field: FieldId,
         program_codes: usize,
         seeds: impl IntoIterator<Item = i64>,
+        reflective: BTreeSet<MethodId>,
     ) -> Self {
         let mut me = Instantiated {
             field,
             program_codes,
             live: vec![false; program_codes],
+            reflective,
         };
         for s in seeds {
             me.instantiate(s);
@@ -183,6 +189,10 @@ impl Instantiated {
             if std::mem::replace(&mut reached[mi], true) {
                 continue;
             }
+            if self.reflective.contains(&m.id) && self.live.iter().any(|b| !b) {
+                self.live.iter_mut().for_each(|b| *b = true);
+                grew = true;
+            }
             let mut seen = vec![false; m.graph.node_count()];
             let mut nodes = vec![m.entry];
             while let Some(n) = nodes.pop() {
@@ -293,9 +303,9 @@ impl Instantiated {
 
 impl super::ProgramLowerer<'_> {
     /// The starting set of [`prune`], when the analysis applies: runtime types are
-    /// tracked, the world is closed (a static entry without objects of the program among
-    /// its parameters, driven by no harness or the activity lifecycle: no object of the
-    /// program exists that no `new` made), and no code loads classes by name.
+    /// tracked and the world is closed (a static entry without objects of the program
+    /// among its parameters, driven by no harness or the activity lifecycle: no object of
+    /// the program exists that no `new` made).
     ///
     /// The classes library code may create count from the start: those extending a class
     /// outside the program (the platform creates activities, views, threads), those
@@ -314,7 +324,7 @@ impl super::ProgramLowerer<'_> {
                 .params
                 .iter()
                 .all(|(_, t, _)| !matches!(t, crate::classes::Type::Class(_)));
-        if !closed || opts.made_up_objects || self.survey.reflective {
+        if !closed || opts.made_up_objects {
             return None;
         }
         let n = self.table.classes.len();
@@ -346,7 +356,8 @@ impl super::ProgramLowerer<'_> {
         let contiguous = codes.len() == n
             && codes.first().is_none_or(|k| *k == 1)
             && codes.last().is_none_or(|k| *k == n as i64);
-        contiguous.then(|| Instantiated::new(field, n, seeds))
+        let reflective = self.survey.reflective.clone();
+        contiguous.then(|| Instantiated::new(field, n, seeds, reflective))
     }
 }
 

@@ -224,3 +224,24 @@ fn a_class_loaded_by_a_constant_name_is_that_class() {
     let go = callees(&lower_ok(&other, SPEC), "Main.go");
     assert!(!go.contains(&"Leaky.run".to_owned()), "{go:?}");
 }
+
+#[test]
+fn a_for_name_of_another_class_than_class_loads_nothing() {
+    let src = from_library(
+        "class Leaky implements Task { public void run(ReentrantLock l) { l.lock(); } }",
+        "java.nio.charset.Charset.forName(a[0]).aliases().iterator().next()",
+    );
+    let go = callees(&lower_ok(&src, SPEC), "Main.go");
+    assert!(!go.contains(&"Leaky.run".to_owned()), "{go:?}");
+}
+
+#[test]
+fn loading_a_class_by_name_in_code_nothing_reaches_loads_nothing() {
+    let src = from_library(
+        "class Leaky implements Task { public void run(ReentrantLock l) { l.lock(); } }\n\
+         class Plugins { static Object make(String n) throws Exception { return Class.forName(n).getDeclaredConstructor().newInstance(); } }",
+        "java.util.Collections.emptyList().get(0)",
+    );
+    let go = callees(&lower_ok(&src, SPEC), "Main.go");
+    assert!(!go.contains(&"Leaky.run".to_owned()), "{go:?}");
+}
