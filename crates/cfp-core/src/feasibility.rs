@@ -58,6 +58,10 @@ pub enum Feasibility {
     /// Infeasible; the unsat core's step indices (and whether the initial constraint is
     /// in it) slice the trace.
     Infeasible(crate::refinement::slicing::Core),
+    /// Satisfiable, but through arithmetic the encoding leaves uninterpreted (non-linear
+    /// or bitwise): the model is a witness only if the program, run with its values,
+    /// follows the path (see `check::concrete::settle`); the reason to give otherwise.
+    Unconfirmed(Values, String),
     /// Undecided.
     Unknown(String),
 }
@@ -220,7 +224,8 @@ pub async fn check_encoded<S: Solver>(
             Some(names) => crate::refinement::slicing::Core::from_names(names),
             None => crate::refinement::slicing::Core::all(encoded),
         }),
-        CheckSat::Sat if encoded.approximate => Feasibility::Unknown(
+        CheckSat::Sat if encoded.approximate => Feasibility::Unconfirmed(
+            values_from_model(enc, encoded, &outcome.model.unwrap_or_default()),
             "the trace uses non-linear or bitwise arithmetic (uninterpreted functions): \
              its model may be spurious"
                 .to_string(),

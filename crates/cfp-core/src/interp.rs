@@ -43,6 +43,7 @@ use petgraph::visit::EdgeRef;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+mod draws;
 mod eval;
 mod guards;
 mod oracle;
@@ -52,6 +53,7 @@ mod wildcards;
 
 pub use types::{Heap, InterpError, Limits, Run, Step, Value};
 
+use draws::assumes_non_null;
 use eval::eval_with;
 use oracle::sort_matches;
 pub use oracle::{
@@ -138,6 +140,13 @@ struct Machine<'p, 'o> {
     /// The block being run leaves a branching location and only its `assume`s ran so far
     /// (they decide the branch).
     deciding: bool,
+    /// The statement being executed draws a reference that the next statement of its
+    /// edge assumes is not `null` (a string literal, a library result the program
+    /// dereferences): see [`ValueQuery::non_null`].
+    non_null_next: bool,
+    /// The addresses a `new` of the program allocated (Java zeroes their fields): see
+    /// [`ValueQuery::zeroed`].
+    program_objects: std::collections::BTreeSet<i64>,
     /// The exception global `%exc`, if the program has one.
     exc_global: Option<usize>,
     /// Where the exception in flight was thrown: the method and span of the edge that
@@ -169,6 +178,8 @@ pub fn run(program: &Program, oracle: &mut dyn Oracle, limits: Limits) -> Result
         run: Run::default(),
         taint: taint::Taint::default(),
         deciding: false,
+        non_null_next: false,
+        program_objects: std::collections::BTreeSet::new(),
         exc_global: program
             .globals
             .iter()
@@ -298,6 +309,10 @@ impl<'p> Machine<'p, '_> {
 
     fn ask_value(&mut self, source: ValueSource, sort: Sort) -> R<Value> {
         let q = ValueQuery {
+            zeroed: matches!(source, ValueSource::FieldInit { obj, .. } if self.program_objects.contains(&obj)),
+            non_null: self.non_null_next
+                && sort == Sort::Ref
+                && matches!(source, ValueSource::Havoc { .. }),
             source,
             sort,
             allocated: self.heap.allocated,
@@ -334,6 +349,9 @@ impl<'p> Machine<'p, '_> {
         if Some(node) == cfa.throw_exit {
             return self.do_return(true);
         }
+        if cfa.graph.edges(node).nth(1).is_some() {
+            self.fix_guard_inputs(cfa, node)?;
+        }
         let mut enabled = Vec::new();
         for e in cfa.graph.edges(node) {
             if self.enabled(cfa, e.weight())? {
@@ -349,10 +367,20 @@ impl<'p> Machine<'p, '_> {
             }
             1 => enabled[0],
             _ => {
+                let throwing = enabled
+                    .iter()
+                    .copied()
+                    .filter(|e| {
+                        cfa.graph
+                            .edge_weight(EdgeIndex::new(*e))
+                            .is_some_and(|w| self.raises(w))
+                    })
+                    .collect();
                 let q = EdgeQuery {
                     method: mid,
                     node: node.index(),
                     enabled: enabled.clone(),
+                    throwing,
                 };
                 match self.oracle.edge(&q) {
                     Some(e) if enabled.contains(&e) => {
@@ -386,9 +414,17 @@ impl<'p> Machine<'p, '_> {
                 self.run.steps.push(step);
                 self.deciding = cfa.graph.edges(node).count() > 1;
                 let in_flight = self.exception_in_flight();
-                for s in stmts {
-                    self.exec(mid, &s.node, s.span)?;
+                for (k, s) in stmts.iter().enumerate() {
+                    let next = stmts.get(k + 1).map(|n| &n.node);
+                    self.non_null_next = next.is_some_and(|n| assumes_non_null(n, &s.node));
+                    match (&s.node, next) {
+                        (Stmt::Havoc(_), Some(Stmt::Assume(guard))) if self.oracle.redraws() => {
+                            self.draw_until(mid, &s.node, s.span, guard)?;
+                        }
+                        _ => self.exec(mid, &s.node, s.span)?,
+                    }
                 }
+                self.non_null_next = false;
                 self.deciding = false;
                 match (in_flight, self.exception_in_flight()) {
                     (false, true) => self.thrown_at = Some((mid, span)),
@@ -582,6 +618,7 @@ impl<'p> Machine<'p, '_> {
             Stmt::Alloc { var, kind } => {
                 self.heap.allocated += 1;
                 let a = self.heap.allocated;
+                self.program_objects.insert(a);
                 if *kind == crate::ir::AllocKind::Array {
                     self.taint.program_array(a);
                 }
@@ -690,24 +727,7 @@ impl<'p> Machine<'p, '_> {
                     let Some((src, sort)) = missing else {
                         return bad("unknown value without source");
                     };
-                    let v = self.ask_value(src.clone(), sort)?;
-                    match src {
-                        ValueSource::FieldInit { field, obj } => {
-                            if let Some(arr) = self.heap.fields.get_mut(field.index()) {
-                                arr.insert(obj, v);
-                            }
-                        }
-                        ValueSource::VarInit { var, .. } => {
-                            if let Some(slot) = self
-                                .stack
-                                .last_mut()
-                                .and_then(|f| f.vars.get_mut(var.index()))
-                            {
-                                *slot = Some(v);
-                            }
-                        }
-                        _ => return bad("unexpected unknown value"),
-                    }
+                    self.fill(src, sort)?;
                 }
                 other => return other,
             }

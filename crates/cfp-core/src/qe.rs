@@ -33,12 +33,44 @@ pub fn weaken(t: &Term) -> Term {
 /// exact where the elimination steps suffice (definitions substituted, store equalities
 /// turned into cell facts), else weakened by dropping the conjuncts that still mention a
 /// bound variable.
-pub fn project_exists(vars: &[(String, Sort)], body: &Term) -> Term {
+///
+/// `None` when the elimination would visit more term nodes than `work` has left (long
+/// paths make long chains of definitions, and substituting them makes terms that grow
+/// with the path): the caller's strategy gives up rather than run without bound.
+pub fn project_exists(vars: &[(String, Sort)], body: &Term, work: &mut Work) -> Option<Term> {
     if vars.is_empty() {
-        return simplify_conj(body.clone());
+        return Some(simplify_conj(body.clone()));
     }
-    project(vars, body, true).unwrap_or_else(Term::tt)
+    match project(vars, body, true, work) {
+        Err(OutOfWork) => None,
+        Ok(t) => Some(t.unwrap_or_else(Term::tt)),
+    }
 }
+
+/// A bound on the term nodes the elimination visits (counted in nodes, not in time, so
+/// that the result is the same on every machine).
+#[derive(Clone, Copy, Debug)]
+pub struct Work(u64);
+
+impl Work {
+    /// At most `nodes` node visits.
+    pub fn new(nodes: u64) -> Work {
+        Work(nodes)
+    }
+
+    fn spend(&mut self, nodes: u64) -> Result<(), OutOfWork> {
+        self.0 = self.0.checked_sub(nodes).ok_or(OutOfWork)?;
+        Ok(())
+    }
+}
+
+/// The elimination used up its [`Work`].
+#[derive(Clone, Copy, Debug)]
+struct OutOfWork;
+
+/// The node visits one [`weaken`] or [`exact`] may make (Spacer's solutions are small;
+/// this only bounds a pathological one).
+const SOLUTION_WORK: u64 = 20_000_000;
 
 /// A quantifier-free formula equivalent to `t`, when the exact steps suffice.
 pub fn exact(t: &Term) -> Option<Term> {
@@ -86,7 +118,14 @@ fn go(t: &Term, weakening: bool, fresh: &mut usize) -> Option<Term> {
             for c in cs {
                 body.push(go(&c, weakening, fresh)?);
             }
-            project(&vars, &Term::and(body), weakening)
+            project(
+                &vars,
+                &Term::and(body),
+                weakening,
+                &mut Work::new(SOLUTION_WORK),
+            )
+            .ok()
+            .flatten()
         }
         _ => weakening.then(Term::tt),
     }
@@ -136,6 +175,40 @@ pub fn has_quantifier(t: &Term) -> bool {
 }
 
 /// Whether the constant `name` occurs free in `t` (no allocation but the stack).
+/// Whether `t` mentions the variable `name`, and how many nodes the search visited (all of
+/// them when it does not).
+fn mentions_counting(t: &Term, name: &str) -> (bool, u64) {
+    let mut visited = 0;
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        visited += 1;
+        match t.kind() {
+            TermKind::Var(n, _) if n == name => return (true, visited),
+            TermKind::App(_, args) | TermKind::Uf(_, args, _) => stack.extend(args.iter()),
+            TermKind::Quant(_, vars, body) if !vars.iter().any(|(n, _)| n == name) => {
+                stack.push(body);
+            }
+            _ => {}
+        }
+    }
+    (false, visited)
+}
+
+/// The nodes of `t` (as a tree).
+fn size(t: &Term) -> u64 {
+    let mut n = 0;
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        n += 1;
+        match t.kind() {
+            TermKind::App(_, args) | TermKind::Uf(_, args, _) => stack.extend(args.iter()),
+            TermKind::Quant(_, _, body) => stack.push(body),
+            _ => {}
+        }
+    }
+    n
+}
+
 fn mentions(t: &Term, name: &str) -> bool {
     let mut stack = vec![t];
     while let Some(t) = stack.pop() {
@@ -162,10 +235,15 @@ pub fn conjuncts(t: &Term) -> Vec<Term> {
 
 /// `∃vars. body` for a quantifier-free `body`: the exact steps, then (when `weakening`)
 /// the weakening ones; `None` when a bound variable remains and `weakening` is off.
-fn project(vars: &[(String, Sort)], body: &Term, weakening: bool) -> Option<Term> {
+fn project(
+    vars: &[(String, Sort)],
+    body: &Term,
+    weakening: bool,
+    work: &mut Work,
+) -> Result<Option<Term>, OutOfWork> {
     let mut cs = conjuncts(body);
     let mut pending: Vec<String> = vars.iter().map(|(n, _)| n.clone()).collect();
-    eliminate_exact(&mut cs, &mut pending);
+    eliminate_exact(&mut cs, &mut pending, work)?;
     if !pending.is_empty() && weakening {
         // Every store equality over a remaining array becomes its cell facts.
         for name in &pending {
@@ -175,29 +253,41 @@ fn project(vars: &[(String, Sort)], body: &Term, weakening: bool) -> Option<Term
                 }
             }
         }
-        eliminate_exact(&mut cs, &mut pending);
+        eliminate_exact(&mut cs, &mut pending, work)?;
     }
     let out = simplify_conj(Term::and(cs));
     let is_bound = |c: &Term| c.free_vars().iter().any(|(n, _)| pending.contains(n));
     if !is_bound(&out) {
-        return Some(out);
+        return Ok(Some(out));
     }
-    weakening.then(|| {
+    Ok(weakening.then(|| {
         simplify_conj(Term::and(
             conjuncts(&out).into_iter().filter(|c| !is_bound(c)),
         ))
-    })
+    }))
 }
 
 /// The exact elimination steps to a fixpoint: unused variables are dropped, definitions
 /// substituted, single-use store equalities replaced by their cell facts.
-fn eliminate_exact(cs: &mut Vec<Term>, pending: &mut Vec<String>) {
+fn eliminate_exact(
+    cs: &mut Vec<Term>,
+    pending: &mut Vec<String>,
+    work: &mut Work,
+) -> Result<(), OutOfWork> {
+    let mut normalized = false;
     loop {
         let mut changed = false;
         let mut idx = 0;
         while idx < pending.len() {
             let name = pending[idx].clone();
-            let users: Vec<usize> = (0..cs.len()).filter(|&k| mentions(&cs[k], &name)).collect();
+            let mut users = Vec::new();
+            for (k, c) in cs.iter().enumerate() {
+                let (found, visited) = mentions_counting(c, &name);
+                work.spend(visited)?;
+                if found {
+                    users.push(k);
+                }
+            }
             if users.is_empty() {
                 pending.remove(idx);
                 changed = true;
@@ -218,8 +308,22 @@ fn eliminate_exact(cs: &mut Vec<Term>, pending: &mut Vec<String>) {
                 .min_by_key(|(k, t)| (bound_in(t), *k))
             {
                 cs.remove(k);
-                for c in cs.iter_mut() {
-                    *c = normalize(&c.substitute(&|n| (n == name).then(|| t.clone())));
+                // The first substitution normalises every conjunct; later ones only those
+                // that mention the variable (indices past the removed definition moved
+                // down by one).
+                if !normalized {
+                    normalized = true;
+                    for c in cs.iter_mut() {
+                        *c = normalize(c);
+                        work.spend(size(c))?;
+                    }
+                }
+                for &u in users.iter().filter(|&&u| u != k) {
+                    let u = if u > k { u - 1 } else { u };
+                    if let Some(c) = cs.get_mut(u) {
+                        *c = normalize(&c.substitute(&|n| (n == name).then(|| t.clone())));
+                        work.spend(size(c))?;
+                    }
                 }
                 pending.remove(idx);
                 changed = true;
@@ -236,7 +340,7 @@ fn eliminate_exact(cs: &mut Vec<Term>, pending: &mut Vec<String>) {
             idx += 1;
         }
         if !changed {
-            return;
+            return Ok(());
         }
         let flat = conjuncts(&simplify_conj(Term::and(std::mem::take(cs))));
         *cs = if flat.is_empty() { Vec::new() } else { flat };
@@ -538,5 +642,27 @@ mod tests {
             Term::eq(Term::var("q", Sort::Bool), Term::tt()),
         ]);
         assert_eq!(weaken(&f).to_string(), "(and p q)");
+    }
+
+    /// `a1 = a0 + 1 ∧ … ∧ an = an-1 + 1 ∧ an > 5`, the `ai` (but `a0`) bound.
+    fn chain(n: usize) -> (Vec<(String, Sort)>, Term) {
+        let a = |k: usize| Term::var(format!("a{k}"), Sort::Int);
+        let mut cs: Vec<Term> = (1..=n)
+            .map(|k| Term::eq(a(k), Term::app(Op::Add, vec![a(k - 1), Term::int(1)])))
+            .collect();
+        cs.push(Term::app(Op::Gt, vec![a(n), Term::int(5)]));
+        let vars = (1..=n).map(|k| (format!("a{k}"), Sort::Int)).collect();
+        (vars, Term::and(cs))
+    }
+
+    #[test]
+    fn projection_gives_up_when_its_work_is_spent() {
+        let (vars, body) = chain(200);
+        // Substituting the chain makes terms that grow with it: a small budget runs out.
+        assert_eq!(project_exists(&vars, &body, &mut Work::new(1_000)), None);
+        // With enough work the projection is exact: a0 + 200 > 5 (in some form).
+        let t = project_exists(&vars, &body, &mut Work::new(10_000_000)).expect("within budget");
+        assert!(t.free_vars().iter().all(|(n, _)| n == "a0"), "{t}");
+        assert_ne!(t, Term::tt());
     }
 }

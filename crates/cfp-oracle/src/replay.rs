@@ -1771,6 +1771,8 @@ mod tests {
             source: ValueSource::GlobalInit(cfp_core::GlobalId(0)),
             sort: Sort::Ref,
             allocated: 3,
+            non_null: false,
+            zeroed: false,
         };
         let values =
             |c: Vec<Value>| -> Vec<i64> { c.into_iter().filter_map(Value::as_int).collect() };

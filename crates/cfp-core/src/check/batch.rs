@@ -128,6 +128,7 @@ impl<S: Solver> Checker<S> {
                     }
                     Err(_) => break,
                 };
+            let feas = super::concrete::settle(&self.program, &enc, &nt.to_trace(), &encoded, feas);
             let core = match feas {
                 Feasibility::Feasible(values) => {
                     let concrete = super::concrete::run_counterexample(
@@ -147,7 +148,7 @@ impl<S: Solver> Checker<S> {
                     });
                     break;
                 }
-                Feasibility::Unknown(_) => break,
+                Feasibility::Unknown(_) | Feasibility::Unconfirmed(..) => break,
                 Feasibility::Infeasible(core) => core,
             };
             let refined = refine_path(

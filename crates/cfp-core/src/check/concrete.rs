@@ -12,11 +12,34 @@
 //! the run a negative one (`model − base − 1`), so no allocation reuses it.
 
 use crate::encode::{Encoder, ALLOC};
+use crate::feasibility::Feasibility;
 use crate::interp::{self, EdgeCursor, EdgeQuery, Oracle, Step, ValueQuery, ValueSource};
 use crate::ir::{Edge, Place, Program, Sort, Stmt};
 use crate::trace::{EncodedTrace, Trace, TraceStep};
 use cfp_smt::{Model, Term, TermKind, Value};
 use std::collections::BTreeMap;
+
+/// An [`Feasibility::Unconfirmed`] answer settled by running the program with the model's
+/// values: `Feasible` when the run follows the whole path without an approximation or an
+/// opaque decision (the uninterpreted arithmetic then agreed with the real one along the
+/// path), else `Unknown` with the answer's reason. Other answers are returned as they are.
+pub(crate) fn settle(
+    program: &Program,
+    enc: &Encoder<'_>,
+    trace: &Trace,
+    encoded: &EncodedTrace,
+    feasibility: Feasibility,
+) -> Feasibility {
+    let Feasibility::Unconfirmed(values, reason) = feasibility else {
+        return feasibility;
+    };
+    match run_counterexample(program, enc, trace, encoded, &values.model) {
+        Ok(run) if run.approximations.is_empty() && run.opaque_decisions.is_empty() => {
+            Feasibility::Feasible(values)
+        }
+        _ => Feasibility::Unknown(reason),
+    }
+}
 
 /// The concrete run of a counterexample, or why there is none.
 pub(crate) fn run_counterexample(
@@ -366,6 +389,7 @@ pub(crate) fn run_hints(
         rank: 0,
         values: Vec::new(),
         globals: Vec::new(),
+        fields: Vec::new(),
     };
     let limits = interp::Limits {
         max_steps: run.steps.len() + 16,
@@ -385,6 +409,19 @@ pub(crate) fn run_hints(
             .and_then(|s| start.names.get(&s.0).ok());
         if let (Some(t), Some(lit)) = (term, literal(value)) {
             hints.push(Term::eq(t.clone(), lit));
+        }
+    }
+    // The initial contents of fields the run read before writing them (an array's length,
+    // a library object's field): addresses are the model's, as `%alloc` starts at 0.
+    for ((f, obj), value) in recorder.fields {
+        let array = enc
+            .symbols()
+            .field(f)
+            .ok()
+            .and_then(|s| start.names.get(&s.0).ok());
+        if let (Some(a), Some(lit)) = (array, literal(value)) {
+            let cell = Term::select(a.clone(), Term::int(i128::from(obj)));
+            hints.push(Term::eq(cell, lit));
         }
     }
     for (key, value) in recorder.values {
@@ -413,6 +450,8 @@ struct Recorder {
     values: Vec<((usize, usize), interp::Value)>,
     /// The globals' initial values.
     globals: Vec<(crate::ir::GlobalId, interp::Value)>,
+    /// The fields' initial contents the run read, by (field, address).
+    fields: Vec<((crate::ir::FieldId, i64), interp::Value)>,
 }
 
 impl Oracle for Recorder {
@@ -424,7 +463,8 @@ impl Oracle for Recorder {
                 self.rank += 1;
             }
             ValueSource::GlobalInit(g) => self.globals.push((g, v)),
-            _ => {}
+            ValueSource::FieldInit { field, obj } => self.fields.push(((field, obj), v)),
+            ValueSource::VarInit { .. } => {}
         }
         Some(v)
     }

@@ -137,6 +137,12 @@ impl Oracle for ExploreOracle<'_> {
             | (Some(Decision::Value(v @ Value::Int(_))), Sort::Int | Sort::Ref) => return Some(*v),
             _ => {}
         }
+        if q.zeroed {
+            return Some(match q.sort {
+                Sort::Bool => Value::Bool(false),
+                Sort::Int | Sort::Ref => Value::Int(0),
+            });
+        }
         Some(match q.sort {
             Sort::Bool => Value::Bool(self.random.below(2 << self.sparse) == 1),
             Sort::Int => {
@@ -149,7 +155,11 @@ impl Oracle for ExploreOracle<'_> {
                 }
             }
             Sort::Ref => {
-                if self.random.below(16) == 0 {
+                // Library results are never `null` in dense runs (they would mostly end
+                // in a `NullPointerException` the program does not expect).
+                let library = matches!(q.source, ValueSource::Havoc { .. });
+                let never_null = q.non_null || (library && self.sparse == 0);
+                if !never_null && self.random.below(16) == 0 {
                     Value::Int(0)
                 } else {
                     let hi = q.allocated.max(0) as u64 + if self.dense_refs { 1 } else { 4 };
@@ -157,6 +167,11 @@ impl Oracle for ExploreOracle<'_> {
                 }
             }
         })
+    }
+
+    fn redraws(&self) -> bool {
+        // Past the replayed prefix: a redrawn value there would not be the recorded one.
+        self.next >= self.prefix.len()
     }
 
     fn edge(&mut self, q: &EdgeQuery) -> Option<usize> {
@@ -177,7 +192,24 @@ impl Oracle for ExploreOracle<'_> {
                 return guided.get(i).copied();
             }
         }
-        let i = self.random.below(q.enabled.len() as u64) as usize;
-        q.enabled.get(i).copied()
+        // When another edge is enabled, an edge that raises an exception is never taken in
+        // dense runs and taken one time in 16 or 64 in sparser ones: with every library call
+        // able to throw, a run would otherwise end in an uncaught exception long before it
+        // reaches the code that matters.
+        let calm: Vec<usize> = q
+            .enabled
+            .iter()
+            .copied()
+            .filter(|e| !q.throwing.contains(e))
+            .collect();
+        let pool = if calm.is_empty() || calm.len() == q.enabled.len() {
+            &q.enabled
+        } else if self.sparse > 0 && self.random.below(4 << (2 * self.sparse)) == 0 {
+            &q.throwing
+        } else {
+            &calm
+        };
+        let i = self.random.below(pool.len() as u64) as usize;
+        pool.get(i).copied()
     }
 }

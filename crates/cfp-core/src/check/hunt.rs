@@ -545,6 +545,7 @@ impl<S: Solver> Checker<S> {
                 return Ok(());
             }
         };
+        let feas = concrete::settle(&self.program, &enc, &plain, &encoded, feas);
         let Feasibility::Feasible(values) = feas else {
             self.hunter.refuse(&found.run);
             return Ok(());

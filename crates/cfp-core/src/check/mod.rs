@@ -496,6 +496,7 @@ impl<S: Solver> Checker<S> {
                     frontier.clone(),
                 ),
             })?;
+        let feas = concrete::settle(&self.program, &enc, &plain, &encoded, feas);
         let core = match feas {
             Feasibility::Feasible(values) => {
                 let concrete = concrete::run_counterexample(
@@ -516,7 +517,7 @@ impl<S: Solver> Checker<S> {
                     Engine::Cegar,
                 ));
             }
-            Feasibility::Unknown(r) => {
+            Feasibility::Unknown(r) | Feasibility::Unconfirmed(_, r) => {
                 self.pending.push_back(Event::Feasibility {
                     iteration: it,
                     feasible: FeasibilityOutcome::Unknown,

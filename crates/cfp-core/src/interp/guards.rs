@@ -11,6 +11,41 @@ impl<'p> Machine<'p, '_> {
 
     /// The position of the `assume` that disables `edge`, or `None` when it is enabled.
     pub(super) fn disabled_at(&self, cfa: &MethodCfa, edge: &Edge) -> R<Option<usize>> {
+        self.disabled_at_noting(cfa, edge, &mut None)
+    }
+
+    /// Before a choice among the edges of a branching location: the initial contents of
+    /// fields and variables their guards read and no run has fixed yet are asked of the
+    /// oracle now, so that the choice sees them (a run would otherwise take an edge whose
+    /// guard the value then falsifies, and block).
+    pub(super) fn fix_guard_inputs(&mut self, cfa: &MethodCfa, node: NodeIndex) -> R<()> {
+        for e in cfa.graph.edges(node) {
+            // Each round fixes one value; a guard reads few.
+            for _ in 0..16 {
+                let mut missing = None;
+                self.disabled_at_noting(cfa, e.weight(), &mut missing)?;
+                match missing {
+                    Some((
+                        src @ (ValueSource::FieldInit { .. } | ValueSource::VarInit { .. }),
+                        sort,
+                    )) => {
+                        self.fill(src, sort)?;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Self::disabled_at`], noting in `missing` the value whose absence stopped the
+    /// evaluation (then the edge counts as enabled).
+    fn disabled_at_noting(
+        &self,
+        cfa: &MethodCfa,
+        edge: &Edge,
+        missing: &mut Option<(ValueSource, Sort)>,
+    ) -> R<Option<usize>> {
         let Edge::Block(stmts) = edge else {
             return Ok(None);
         };
@@ -22,15 +57,17 @@ impl<'p> Machine<'p, '_> {
         for (i, s) in stmts.iter().enumerate() {
             let r = match &s.node {
                 Stmt::Havoc(_) | Stmt::Alloc { .. } | Stmt::Opaque { .. } => return Ok(None),
-                Stmt::Assume(e) => match self.peek_eval(cfa.id, e, &mut sc) {
+                Stmt::Assume(e) => match self.peek_eval_noting(cfa.id, e, &mut sc, missing) {
                     Ok(Value::Bool(false)) => return Ok(Some(i)),
                     Ok(_) => Ok(()),
                     Err(e) => Err(e),
                 },
-                Stmt::Assign { place, expr } => match self.peek_eval(cfa.id, expr, &mut sc) {
-                    Ok(v) => self.scratch_assign(cfa.id, place, v, &mut sc),
-                    Err(e) => Err(e),
-                },
+                Stmt::Assign { place, expr } => {
+                    match self.peek_eval_noting(cfa.id, expr, &mut sc, missing) {
+                        Ok(v) => self.scratch_assign(cfa.id, place, v, &mut sc),
+                        Err(e) => Err(e),
+                    }
+                }
                 Stmt::Approx(_) | Stmt::Leave => Ok(()),
             };
             match r {

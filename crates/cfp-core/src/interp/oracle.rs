@@ -40,6 +40,13 @@ pub struct ValueQuery {
     pub sort: Sort,
     /// The addresses allocated so far (`1..=n`, in order), useful for references.
     pub allocated: i64,
+    /// The next statement assumes the drawn reference is not `null`: an oracle that draws
+    /// at random should not draw `null` (the run would only block there).
+    pub non_null: bool,
+    /// The value is a field of an object a `new` of the program allocated, read before any
+    /// write: Java's default (`0`, `false`, `null`) is what a run would see (the encoding
+    /// leaves it arbitrary, so any answer is sound).
+    pub zeroed: bool,
 }
 
 /// A request to choose among several enabled edges of one location.
@@ -52,6 +59,9 @@ pub struct EdgeQuery {
     /// The enabled outgoing edges (graph edge indices, in the CFA's edge order); at
     /// least two.
     pub enabled: Vec<usize>,
+    /// Those of `enabled` that raise an exception (a library call that throws, a
+    /// `throw`): a random oracle takes them less often, as most runs do not throw.
+    pub throwing: Vec<usize>,
 }
 
 /// One answer of an oracle, as recorded in [`Run::decisions`].
@@ -85,6 +95,11 @@ pub trait Oracle {
     /// default the counter only grows past the returned reference.
     fn allocated_after_havoc(&mut self) -> Option<i64> {
         None
+    }
+    /// Whether a drawn value the next `assume` rejects may be drawn again (a random
+    /// oracle); an oracle that answers from a model or a record says no.
+    fn redraws(&self) -> bool {
+        false
     }
 }
 

@@ -17,7 +17,10 @@
 //!
 //! The existentials are eliminated by [`crate::qe::project_exists`] (substitution of
 //! definitions, cell facts of stores; where that is not exact, weakening), which never
-//! needs a solver: these strategies cost no SMT query and cannot hang. The formulas are
+//! needs a solver: these strategies cost no SMT query, and their projections share a
+//! bound on the term nodes they visit ([`PROJECTION_WORK`]), past which the strategy gives
+//! up (a path through a thousand allocations makes definition chains whose substitution
+//! grows quadratically). The formulas are
 //! renamed to state symbols; [`super::predicates_of`] makes predicates of them. Weakest
 //! preconditions name only what the rest of the path tests (`l = $1`, `l ≠ 0`), so they are
 //! small where interpolants from a Horn solver can be whole path summaries.
@@ -32,6 +35,10 @@ use crate::trace::naming::Naming;
 use crate::trace::EncodedTrace;
 use cfp_smt::{Sort, Term};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// The term nodes all projections of one [`newton_formulas_until`] may visit (about a
+/// second of work).
+pub const PROJECTION_WORK: u64 = 50_000_000;
 
 /// Which end of the trace the formulas are computed from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +62,8 @@ pub fn newton_formulas(
 }
 
 /// [`newton_formulas`], asking `stop` before each projection (they can take long on
-/// large formulas); `None` once it says so.
+/// large formulas); `None` once it says so, or once the projections used up
+/// [`PROJECTION_WORK`].
 pub fn newton_formulas_until(
     trace: &EncodedTrace,
     sliced: &Sliced,
@@ -84,6 +92,7 @@ pub fn newton_formulas_until(
     let mut segment_formula: BTreeMap<Segment, (Term, BTreeSet<(String, Sort)>)> = BTreeMap::new();
     let mut memo: BTreeMap<(Segment, Vec<(String, Term)>), Term> = BTreeMap::new();
     let mut out = Vec::with_capacity(n + 1);
+    let mut work = crate::qe::Work::new(PROJECTION_WORK);
     // Which state symbol names each constant, moved along the positions.
     let mut naming = Naming::new(symbols);
     for (i, open_here) in open.iter().enumerate() {
@@ -130,21 +139,23 @@ pub fn newton_formulas_until(
                 .collect(),
             None => Vec::new(),
         };
-        let atoms = memo
-            .entry((segment, relevant.clone()))
-            .or_insert_with(|| {
+        let key = (segment, relevant.clone());
+        let atoms = match memo.get(&key) {
+            Some(t) => t.clone(),
+            None => {
                 let bound: Vec<(String, Sort)> = constants
                     .iter()
                     .filter(|(c, _)| !relevant.iter().any(|(r, _)| r == c))
                     .cloned()
                     .collect();
-                let projected = crate::qe::project_exists(&bound, &formula);
+                let projected = crate::qe::project_exists(&bound, &formula, &mut work)?;
                 let renaming: BTreeMap<&str, &Term> =
                     relevant.iter().map(|(c, t)| (c.as_str(), t)).collect();
                 let renamed = projected.substitute(&|c| renaming.get(c).map(|t| (*t).clone()));
+                memo.insert(key, renamed.clone());
                 renamed
-            })
-            .clone();
+            }
+        };
         out.push(atoms);
     }
     Some(out)
