@@ -147,6 +147,8 @@ struct Machine<'p, 'o> {
     /// The addresses a `new` of the program allocated (Java zeroes their fields): see
     /// [`ValueQuery::zeroed`].
     program_objects: std::collections::BTreeSet<i64>,
+    /// See [`Run::width_dependent`] (set while evaluating, which may be a shared borrow).
+    width_dependent: std::cell::Cell<bool>,
     /// The exception global `%exc`, if the program has one.
     exc_global: Option<usize>,
     /// Where the exception in flight was thrown: the method and span of the edge that
@@ -180,6 +182,7 @@ pub fn run(program: &Program, oracle: &mut dyn Oracle, limits: Limits) -> Result
         deciding: false,
         non_null_next: false,
         program_objects: std::collections::BTreeSet::new(),
+        width_dependent: std::cell::Cell::new(false),
         exc_global: program
             .globals
             .iter()
@@ -230,6 +233,7 @@ pub fn run(program: &Program, oracle: &mut dyn Oracle, limits: Limits) -> Result
 
 impl<'p> Machine<'p, '_> {
     fn finish(&mut self) {
+        self.run.width_dependent = self.width_dependent.get();
         self.run.heap = self.heap.clone();
         self.run.globals = self.globals.clone();
     }
@@ -418,7 +422,10 @@ impl<'p> Machine<'p, '_> {
                     let next = stmts.get(k + 1).map(|n| &n.node);
                     self.non_null_next = next.is_some_and(|n| assumes_non_null(n, &s.node));
                     match (&s.node, next) {
-                        (Stmt::Havoc(_), Some(Stmt::Assume(guard))) if self.oracle.redraws() => {
+                        (
+                            Stmt::Havoc(Place::Var(_) | Place::Global(_)),
+                            Some(Stmt::Assume(guard)),
+                        ) if self.oracle.redraws() => {
                             self.draw_until(mid, &s.node, s.span, guard)?;
                         }
                         _ => self.exec(mid, &s.node, s.span)?,

@@ -20,9 +20,10 @@ use cfp_smt::{Model, Term, TermKind, Value};
 use std::collections::BTreeMap;
 
 /// An [`Feasibility::Unconfirmed`] answer settled by running the program with the model's
-/// values: `Feasible` when the run follows the whole path without an approximation or an
-/// opaque decision (the uninterpreted arithmetic then agreed with the real one along the
-/// path), else `Unknown` with the answer's reason. Other answers are returned as they are.
+/// values: `Feasible` when the run follows the whole path without an approximation, an
+/// opaque decision or arithmetic whose result depends on the integer width (the
+/// uninterpreted arithmetic then agreed with Java's along the path, `int` or `long`),
+/// else `Unknown` with the answer's reason. Other answers are returned as they are.
 pub(crate) fn settle(
     program: &Program,
     enc: &Encoder<'_>,
@@ -34,7 +35,11 @@ pub(crate) fn settle(
         return feasibility;
     };
     match run_counterexample(program, enc, trace, encoded, &values.model) {
-        Ok(run) if run.approximations.is_empty() && run.opaque_decisions.is_empty() => {
+        Ok(run)
+            if run.approximations.is_empty()
+                && run.opaque_decisions.is_empty()
+                && !run.width_dependent =>
+        {
             Feasibility::Feasible(values)
         }
         _ => Feasibility::Unknown(reason),

@@ -94,7 +94,11 @@ pub(super) fn eval_with(
         Expr::Binary { op, lhs, rhs } => {
             let a = eval_with(m, mid, lhs, sc, missing)?;
             let b = eval_with(m, mid, rhs, sc, missing)?;
-            binary(*op, a, b)?
+            let v = binary(*op, a, b)?;
+            if width_dependent(*op, a, v, b) {
+                m.width_dependent.set(true);
+            }
+            v
         }
         Expr::Ite {
             cond,
@@ -106,6 +110,30 @@ pub(super) fn eval_with(
             Value::Int(_) => return bad("ill-sorted condition"),
         },
     })
+}
+
+/// Whether `a op b = v` (the interpreter's 64-bit result) differs from what Java's 32-bit
+/// `int` arithmetic gives for operands that fit an `int` (they may be `int`s).
+fn width_dependent(op: BinaryOp, a: Value, v: Value, b: Value) -> bool {
+    use BinaryOp::*;
+    let (Value::Int(x), Value::Int(y), Value::Int(r)) = (a, b, v) else {
+        return false;
+    };
+    let (Ok(x32), Ok(y32)) = (i32::try_from(x), i32::try_from(y)) else {
+        return false;
+    };
+    let java = match op {
+        Add => x32.wrapping_add(y32),
+        Sub => x32.wrapping_sub(y32),
+        Mul => x32.wrapping_mul(y32),
+        Div if y32 != 0 => x32.wrapping_div(y32),
+        Rem if y32 != 0 => x32.wrapping_rem(y32),
+        Shl => x32.wrapping_shl(y32 as u32 & 31),
+        Shr => x32.wrapping_shr(y32 as u32 & 31),
+        UShr => ((x32 as u32) >> (y32 as u32 & 31)) as i32,
+        _ => return false,
+    };
+    i64::from(java) != r
 }
 
 pub(super) fn binary(op: BinaryOp, a: Value, b: Value) -> R<Value> {

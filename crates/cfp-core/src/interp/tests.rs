@@ -300,3 +300,23 @@ fn a_branch_on_an_unset_field_sees_its_value_before_choosing() {
         r.err().map(|e| e.to_string())
     );
 }
+
+#[test]
+fn arithmetic_that_depends_on_the_integer_width_is_noted() {
+    let run_of = |expr: &str| {
+        let src = format!(
+            "class Main {{\n  public static void main(String[] args) {{\n\
+             ReentrantLock l = new ReentrantLock();\n    int x = -1;\n    int y = 5;\n\
+             l.lock();\n    if (({expr}) > 3) {{ l.unlock(); }}\n  }}\n}}\n"
+        );
+        let p = prog(&src, LOCK);
+        run(&p, &mut Constant(Value::Int(1)), Limits::default()).expect("completes")
+    };
+    // `-1 >>> 28` is 15 as an `int`, 2^36 - 1 as a `long`; `y << 40` shifts by 8 as an
+    // `int`; `y * y`, `y >>> 1` and `x & y` are the same either way.
+    assert!(run_of("x >>> 28").width_dependent);
+    assert!(run_of("y << 40").width_dependent);
+    assert!(!run_of("y * y").width_dependent);
+    assert!(!run_of("y >>> 1").width_dependent);
+    assert!(!run_of("x & y").width_dependent);
+}

@@ -104,6 +104,12 @@ pub struct Run {
     /// `assume` (the instrumentation's guards), in order: the objects the run made API
     /// calls on, and where (what a wildcard could name to make the run emit them).
     pub wildcard_targets: Vec<WildcardTarget>,
+    /// Some arithmetic on values that fit an `int` gave another result than Java's 32-bit
+    /// `int` arithmetic would (an overflow, a shift by 32 or more, `>>>` of a negative
+    /// value): the program model has one integer type, so the run is then only what a
+    /// `long` computation would do.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub width_dependent: bool,
 }
 
 impl Run {

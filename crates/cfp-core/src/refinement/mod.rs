@@ -309,11 +309,18 @@ async fn candidates<S: Solver>(
 ) -> Result<Result<Vec<Vec<Term>>, String>, SolverError> {
     let symbols = enc.symbols();
     let of = |fs: Vec<Term>| fs.iter().map(predicates_of).collect::<Vec<_>>();
-    // The projections can take long: they stop once the solver's clock says so.
+    // The projections can take long: they stop once the solver's clock says so (the run
+    // stops), or once they used up their work (the strategy fails, the next is tried).
     let newton = |session: &Session<S>, direction| {
         let stop = || session.stop_if_cancelled().is_err();
-        newton::newton_formulas_until(encoded, sliced, symbols, direction, &stop)
-            .ok_or(SolverError::Cancelled)
+        match newton::newton_formulas_until(encoded, sliced, symbols, direction, &stop) {
+            Some(fs) => Ok(Ok(fs)),
+            None if stop() => Err(SolverError::Cancelled),
+            None => Ok(Err(format!(
+                "the projections used up their work ({} term nodes)",
+                newton::PROJECTION_WORK
+            ))),
+        }
     };
     Ok(match strategy {
         Strategy::Wp => {
@@ -321,8 +328,15 @@ async fn candidates<S: Solver>(
             // name the caller's values the rest uses, so at the callee's exit (before each
             // return) the strongest postcondition supplies its summary over its entry
             // copies too.
-            let mut preds = of(newton(session, newton::Direction::Backward)?);
-            let sp = newton(session, newton::Direction::Forward)?;
+            let wp = match newton(session, newton::Direction::Backward)? {
+                Ok(fs) => fs,
+                Err(why) => return Ok(Err(why)),
+            };
+            let mut preds = of(wp);
+            let sp = match newton(session, newton::Direction::Forward)? {
+                Ok(fs) => fs,
+                Err(why) => return Ok(Err(why)),
+            };
             for (ret, call) in encoded.call_of.iter().enumerate() {
                 if call.is_some() {
                     if let (Some(list), Some(f)) = (preds.get_mut(ret), sp.get(ret)) {
@@ -332,7 +346,7 @@ async fn candidates<S: Solver>(
             }
             Ok(preds)
         }
-        Strategy::Sp => Ok(of(newton(session, newton::Direction::Forward)?)),
+        Strategy::Sp => newton(session, newton::Direction::Forward)?.map(of),
         Strategy::PathFacts => Ok(path_facts::path_facts(encoded, sliced, symbols)),
         Strategy::Horn => {
             match horn::horn_formulas(session, encoded, sliced, opts.horn_limits).await? {
