@@ -406,25 +406,21 @@ pub(crate) fn run_hints(
     if let Ok(a) = start.names.get(ALLOC) {
         hints.push(Term::eq(a.clone(), Term::int(0)));
     }
-    for (g, value) in recorder.globals {
-        let term = enc
-            .symbols()
-            .global(g)
+    // A symbol's constant at the trace's start (none when the slice dropped it).
+    let at_start = |symbol: Result<&(String, cfp_smt::Sort), _>| {
+        symbol
             .ok()
-            .and_then(|s| start.names.get(&s.0).ok());
-        if let (Some(t), Some(lit)) = (term, literal(value)) {
+            .and_then(|s: &(String, cfp_smt::Sort)| start.names.get(&s.0).ok())
+    };
+    for (g, value) in recorder.globals {
+        if let (Some(t), Some(lit)) = (at_start(enc.symbols().global(g)), literal(value)) {
             hints.push(Term::eq(t.clone(), lit));
         }
     }
     // The initial contents of fields the run read before writing them (an array's length,
     // a library object's field): addresses are the model's, as `%alloc` starts at 0.
     for ((f, obj), value) in recorder.fields {
-        let array = enc
-            .symbols()
-            .field(f)
-            .ok()
-            .and_then(|s| start.names.get(&s.0).ok());
-        if let (Some(a), Some(lit)) = (array, literal(value)) {
+        if let (Some(a), Some(lit)) = (at_start(enc.symbols().field(f)), literal(value)) {
             let cell = Term::select(a.clone(), Term::int(i128::from(obj)));
             hints.push(Term::eq(cell, lit));
         }
