@@ -189,7 +189,7 @@ check('step-diff-and-clone', async (ctx) => {
     ).catch(() => {});
     // Let the animation play what the step brought (the verdict shows when it reaches it).
     await settled(page);
-    await page.waitForTimeout(400);
+    await graphDrawn(page);
     const diff = page.locator(L.tid('grammar-diff'));
     sawDiff ||= (await diff.count()) > 0 && (await diff.first().innerText()).trim().length > 0;
     sawClone ||= (await page.locator(L.tid('pcfa-cloned')).count()) > 0;
@@ -209,6 +209,17 @@ const MAX_REMOVED_DRAWN = 60;
 async function settled(page) {
   await page.waitForFunction(() => document.querySelector('.app')?.getAttribute('data-pending') === '0',
     null, { timeout: 60000, polling: 50 });
+}
+
+/** Wait until the PCFA panel's drawing is the one the page asked for (whatever method),
+ * or there is no graph to draw. */
+async function graphDrawn(page, timeout = 20000) {
+  await page.waitForFunction(() => {
+    const host = document.querySelector('.pcfa-graph');
+    if (!host) return true;
+    const svg = host.querySelector('svg.pcfa-svg');
+    return !!svg && svg.getAttribute('data-dot') === host.getAttribute('data-dot');
+  }, null, { timeout, polling: 50 }).catch(() => {});
 }
 
 /** Wait until the PCFA panel shows `method`'s graph as the page asked for it: graph.js
