@@ -6,11 +6,13 @@
 //! `min_prefix(A) = min over prefixes u of w (ε and w included) of bal(u)`,
 //! by min-plus / max-plus fixpoints over the productions (the equations are exact because
 //! the parts of a right-hand side are chosen independently). Each strongly connected
-//! component of the nonterminal graph is solved after the components it depends on, by
-//! Gauss–Seidel rounds (Bellman–Ford): a finite optimum is reached by a derivation in which
-//! no nonterminal of the component repeats on a path (otherwise pump the repetition out),
-//! so it is reached within |SCC| rounds; a component still improving in round |SCC|+1 has a
-//! pumpable cycle and every member is ±∞ (each member derives every other one).
+//! component of the nonterminal graph is solved after the components it depends on, by a
+//! first-in-first-out worklist (Bellman–Ford with a queue, [`fixpoint`]): a finite optimum
+//! is reached by a derivation in which no nonterminal of the component repeats on a path
+//! (otherwise pump the repetition out), so no value improves more than |SCC| times; one
+//! that does, or a cycle among the productions that last improved the values, shows a
+//! pumpable derivation `A ⇒+ u A v` that gains, and every member is ±∞ (each member
+//! derives every other one).
 //!
 //! With `o ↦ +1, c ↦ −1`: L(A) ⊆ D(o,c) (Dyck) ⟺ min_prefix ≥ 0 ∧ max_bal ≤ 0, and
 //! L(A) ⊆ P(o,c) (prefixes of Dyck words: never more closes than opens) ⟺ min_prefix ≥ 0.
@@ -22,6 +24,8 @@
 //! `i64::MAX` when it overflows upwards), an upper bound symmetrically.
 
 use crate::cfg::{Grammar, NontermId, Sym};
+
+mod fixpoint;
 use serde::Serialize;
 
 /// An extended integer.
@@ -110,7 +114,7 @@ impl CounterKind {
 
 /// Evaluate one right-hand side from the values of its symbols: (min_bal, max_bal,
 /// min_prefix) of the concatenation. `None` when a terminal has no weight.
-fn eval_rhs(
+pub(crate) fn eval_rhs(
     rhs: &[Sym],
     weight: &[Option<i64>],
     vals: &[CounterValues],
@@ -137,76 +141,6 @@ fn eval_rhs(
     Some((lo, hi, mp))
 }
 
-/// Strongly connected components of the nonterminal graph restricted to the live
-/// productions, dependencies first (Tarjan, iterative).
-fn sccs(g: &Grammar, live_prod: &[bool]) -> Vec<Vec<usize>> {
-    let n = g.nonterminals.len();
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, p) in g.productions.iter().enumerate() {
-        if !live_prod.get(i).copied().unwrap_or(false) || p.lhs.index() >= n {
-            continue;
-        }
-        for s in &p.rhs {
-            if let Sym::N(b) = s {
-                if b.index() < n {
-                    succ[p.lhs.index()].push(b.index());
-                }
-            }
-        }
-    }
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    let mut counter = 0usize;
-    for root in 0..n {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
-        index[root] = counter;
-        low[root] = counter;
-        counter += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut i)) = call.last_mut() {
-            if *i < succ[v].len() {
-                let w = succ[v][*i];
-                *i += 1;
-                if index[w] == usize::MAX {
-                    index[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    call.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(u, _)) = call.last() {
-                    low[u] = low[u].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    comp.reverse();
-                    out.push(comp);
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Compute the exact counter values of every nonterminal of `g` over its live
 /// productions (`live_prod`, the cleaned grammar: every live nonterminal productive).
 /// `weight[t]` for every terminal of g; `None` when a live production uses a terminal
@@ -216,105 +150,7 @@ pub fn counter_values(
     live_prod: &[bool],
     weight: &[Option<i64>],
 ) -> Option<(Vec<CounterValues>, u64)> {
-    let n = g.nonterminals.len();
-    let mut by_lhs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, p) in g.productions.iter().enumerate() {
-        if live_prod.get(i).copied().unwrap_or(false) && p.lhs.index() < n {
-            by_lhs[p.lhs.index()].push(i);
-        }
-    }
-    let mut vals = vec![
-        CounterValues {
-            min_bal: Bound::PosInf,
-            max_bal: Bound::NegInf,
-            min_prefix: Bound::Fin(0),
-        };
-        n
-    ];
-    let mut work = 0u64;
-    for comp in sccs(g, live_prod) {
-        // Balances first (they do not depend on prefixes), then prefixes.
-        for phase in 0..2 {
-            let mut rounds = 0usize;
-            let mut changed = true;
-            while changed && rounds <= comp.len() {
-                changed = false;
-                rounds += 1;
-                for &a in &comp {
-                    for &pi in &by_lhs[a] {
-                        work += 1;
-                        let (lo, hi, mp) = eval_rhs(&g.productions[pi].rhs, weight, &vals)?;
-                        let v = &mut vals[a];
-                        if phase == 0 {
-                            if lo < v.min_bal {
-                                v.min_bal = lo;
-                                changed = true;
-                            }
-                            if hi > v.max_bal {
-                                v.max_bal = hi;
-                                changed = true;
-                            }
-                        } else if mp < v.min_prefix {
-                            v.min_prefix = mp;
-                            changed = true;
-                        }
-                    }
-                }
-            }
-            if changed {
-                // Still improving in round |SCC|+1: pumpable. Decide per quantity which
-                // one diverged by one more round (the others are already stable).
-                let before: Vec<CounterValues> = comp.iter().map(|&a| vals[a]).collect();
-                for &a in &comp {
-                    for &pi in &by_lhs[a] {
-                        work += 1;
-                        let (lo, hi, mp) = eval_rhs(&g.productions[pi].rhs, weight, &vals)?;
-                        let v = &mut vals[a];
-                        v.min_bal = v.min_bal.min(lo);
-                        v.max_bal = v.max_bal.max(hi);
-                        if phase == 1 {
-                            v.min_prefix = v.min_prefix.min(mp);
-                        }
-                    }
-                }
-                let lo_moved = comp
-                    .iter()
-                    .zip(&before)
-                    .any(|(&a, b)| vals[a].min_bal != b.min_bal);
-                let hi_moved = comp
-                    .iter()
-                    .zip(&before)
-                    .any(|(&a, b)| vals[a].max_bal != b.max_bal);
-                let mp_moved = comp
-                    .iter()
-                    .zip(&before)
-                    .any(|(&a, b)| vals[a].min_prefix != b.min_prefix);
-                for &a in &comp {
-                    if phase == 0 && lo_moved {
-                        vals[a].min_bal = Bound::NegInf;
-                    }
-                    if phase == 0 && hi_moved {
-                        vals[a].max_bal = Bound::PosInf;
-                    }
-                    if phase == 1 && mp_moved {
-                        vals[a].min_prefix = Bound::NegInf;
-                    }
-                }
-                if phase == 0 && !lo_moved && !hi_moved || phase == 1 && !mp_moved {
-                    // Cannot happen with exact arithmetic; be safe: widen everything.
-                    for &a in &comp {
-                        if phase == 0 {
-                            vals[a].min_bal = Bound::NegInf;
-                            vals[a].max_bal = Bound::PosInf;
-                        } else {
-                            vals[a].min_prefix = Bound::NegInf;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    Some((vals, work))
+    fixpoint::solve(g, live_prod, weight)
 }
 
 /// Check that `claims` (per nonterminal, `None` = no claim) are a post-fixpoint of the
@@ -376,3 +212,6 @@ pub fn check_post_fixpoint(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
