@@ -26,7 +26,10 @@
 use crate::cfg::{Grammar, NontermId, Sym};
 
 mod fixpoint;
+mod witness;
+
 use serde::Serialize;
+pub(crate) use witness::{counter_witness, MAX_WITNESS_WORD};
 
 /// An extended integer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -38,6 +38,10 @@ pub struct InclusionOptions {
     pub max_bound: u32,
     /// Report progress every this many steps.
     pub progress_every: u64,
+    /// Steps layer 3 may spend on the shortest counterexample once layer 2 has refuted
+    /// inclusion exactly; past them a counter witness (a rejecting word, not necessarily
+    /// shortest) is searched with the rest of the budget.
+    pub shortest_after_refutation: u64,
 }
 
 impl Default for InclusionOptions {
@@ -46,6 +50,7 @@ impl Default for InclusionOptions {
             max_steps: 5_000_000,
             max_bound: 64,
             progress_every: 10_000,
+            shortest_after_refutation: 1_000_000,
         }
     }
 }
@@ -414,7 +419,8 @@ fn layers_2_3(
     // Layer 2.
     budget.phase = "counter";
     let mut k0 = 4usize;
-    let mut refuted_exactly = false;
+    // Layer 2's exact refutation: the weights and the counter language it failed.
+    let mut refuted_exactly: Option<(Vec<Option<i64>>, CounterKind)> = None;
     let shape = if use_counter {
         counter_shape(s, s_live, &machine, budget)?
     } else {
@@ -463,7 +469,7 @@ fn layers_2_3(
                     }),
                 }));
             }
-            refuted_exactly = true;
+            refuted_exactly = Some((weight.clone(), kind));
             let mag = |b: Bound| match b {
                 Bound::Fin(x) => Some(x.unsigned_abs()),
                 _ => None,
@@ -474,16 +480,30 @@ fn layers_2_3(
         }
     }
 
-    // Layer 3 with iterative deepening.
+    // Layer 3 with iterative deepening. After an exact refutation it looks for the
+    // shortest word within a share of the budget, then the counter witness takes over.
     budget.phase = "effects";
+    let saved_cap = budget.cap;
+    if refuted_exactly.is_some() {
+        budget.cap = budget.steps.saturating_add(opts.shortest_after_refutation);
+    }
     let max_k = (opts.max_bound as usize).max(1);
     let mut k = k0.clamp(1, max_k);
     loop {
         budget.bound = k as u32;
         let mut sat = Saturation::new(g, live, &machine, k);
-        match sat.run(budget) {
+        let outcome = sat.run(budget);
+        if let (SatOutcome::Stopped(UnknownReason::StepBudget { .. }), Some((weight, kind))) =
+            (&outcome, &refuted_exactly)
+        {
+            if budget.steps <= budget.max_steps {
+                budget.cap = saved_cap;
+                return refutation_witness(g, s, live, weight, *kind, budget);
+            }
+        }
+        match outcome {
             SatOutcome::Proved(anti) => {
-                if refuted_exactly {
+                if refuted_exactly.is_some() {
                     return Err(UnknownReason::Internal {
                         detail: "layer 2 refuted inclusion exactly but layer 3 proved it".into(),
                     });
@@ -515,6 +535,40 @@ fn layers_2_3(
             }
             SatOutcome::Stopped(r) => return Err(r),
         }
+    }
+}
+
+/// A counterexample from layer 2's exact refutation ([`crate::counter::counter_witness`]),
+/// confirmed like every other; `Unknown` when none is found within the budget.
+fn refutation_witness(
+    g: &Grammar,
+    s: &Grammar,
+    live: &[bool],
+    weight: &[Option<i64>],
+    kind: CounterKind,
+    budget: &mut Budget<'_>,
+) -> Result<InclusionResult, UnknownReason> {
+    budget.phase = "counter-witness";
+    let Some(d) = crate::counter::counter_witness(g, live, weight, kind, budget)? else {
+        return Err(UnknownReason::StepBudget {
+            steps: budget.steps,
+        });
+    };
+    // The confirmation parses the word with Earley: words of program grammars' witnesses
+    // are short; a long one is not worth its cubic parse.
+    let length = d.word().len();
+    if length > crate::counter::MAX_WITNESS_WORD {
+        return Err(UnknownReason::CounterexampleTooLong {
+            length: length as u64,
+        });
+    }
+    budget.phase = "confirm";
+    match confirm(g, s, d) {
+        Ok(Some(cex)) => Ok(InclusionResult::NotIncluded(cex)),
+        Ok(None) => Err(UnknownReason::Internal {
+            detail: "the counter witness is a word of the spec".into(),
+        }),
+        Err(e) => Err(UnknownReason::Internal { detail: e }),
     }
 }
 

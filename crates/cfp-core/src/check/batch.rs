@@ -29,6 +29,10 @@ use crate::pcfa::Pcfas;
 use crate::refinement::{progress, refine_path, PathRefinement};
 use cfp_grammar::{Grammar, InclusionResult, Sym};
 use cfp_smt::Solver;
+
+/// Inclusion steps allowed per production of the program grammar, when that is more than
+/// the configured budget.
+const INCLUSION_STEPS_PER_PRODUCTION: u64 = 50;
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
@@ -204,10 +208,17 @@ impl<S: Solver> Checker<S> {
     pub(super) fn counted_inclusion(&mut self, g: &Grammar) -> InclusionResult {
         self.stats.inclusion_queries += 1;
         let mut steps = 0u64;
+        // The step budget grows with the grammar: an application's abstraction has
+        // hundreds of thousands of productions, and the counter layer alone evaluates each
+        // a few times.
+        let mut opts = self.opts.inclusion.clone();
+        opts.max_steps = opts
+            .max_steps
+            .max((g.productions.len() as u64).saturating_mul(INCLUSION_STEPS_PER_PRODUCTION));
         let result = {
             let stop = &mut self.stop;
             let hook = &mut self.stop_hook;
-            cfp_grammar::check_inclusion(g, &self.spec, &self.opts.inclusion, &mut |p| {
+            cfp_grammar::check_inclusion(g, &self.spec, &opts, &mut |p| {
                 steps = p.steps;
                 if stop.is_none() {
                     *stop = hook.as_mut().and_then(|h| h());

@@ -16,6 +16,7 @@ fn opts() -> InclusionOptions {
         max_steps: 2_000_000,
         max_bound: 32,
         progress_every: 1000,
+        ..InclusionOptions::default()
     }
 }
 
@@ -306,6 +307,50 @@ fn program_grammar_scale() {
     assert!(matches!(r, InclusionResult::NotIncluded(_)), "{r:?}");
 }
 
+#[test]
+fn an_exact_refutation_gets_a_counter_witness_when_layer_3_has_no_steps_left() {
+    use crate::bench_grammars::{buggy_program_grammar, lock_spec};
+    let spec = lock_spec();
+    let none_for_layer_3 = InclusionOptions {
+        shortest_after_refutation: 0,
+        ..opts()
+    };
+    for methods in [50usize, 400] {
+        let gg = buggy_program_grammar(methods, 7);
+        let mut phases = Vec::new();
+        let r = check_inclusion(&gg, &spec, &none_for_layer_3, &mut |p| {
+            if phases.last() != Some(&p.phase) {
+                phases.push(p.phase);
+            }
+            ControlFlow::Continue(())
+        });
+        validate(&gg, &spec, &r);
+        assert!(
+            matches!(r, InclusionResult::NotIncluded(_)),
+            "{methods}: {r:?}"
+        );
+        assert!(phases.contains(&"counter-witness"), "{phases:?}");
+    }
+    // Prefix languages (Canvas): a restore too many, behind a recursion that balances.
+    let gg = g("S -> A S | ε; A -> $1.save() A $1.restore() | B; B -> $1.restore() | $1.save() $1.restore();");
+    let ss = g(CANVAS);
+    let r = check_inclusion(&gg, &ss, &none_for_layer_3, &mut |_| {
+        ControlFlow::Continue(())
+    });
+    validate(&gg, &ss, &r);
+    let InclusionResult::NotIncluded(c) = &r else {
+        panic!("{r:?}");
+    };
+    assert!(
+        c.word_names.iter().any(|w| w == "$1.restore()"),
+        "{:?}",
+        c.word_names
+    );
+    // Without the witness's share the same checks still end (layer 3 alone).
+    let r = check_inclusion(&gg, &ss, &opts(), &mut |_| ControlFlow::Continue(()));
+    assert!(matches!(r, InclusionResult::NotIncluded(_)), "{r:?}");
+}
+
 /// Shortest counterexample against enumeration: no word of L(G) shorter than the reported
 /// one is outside L(S).
 fn assert_shortest(gg: &Grammar, ss: &Grammar, len: usize) {
@@ -336,6 +381,7 @@ fn randomized_against_enumeration() {
         max_steps: 300_000,
         max_bound: 16,
         progress_every: 10_000,
+        ..InclusionOptions::default()
     };
     let specs = [
         LOCK,
