@@ -69,16 +69,56 @@ struct Scratch {
     colour: u8,
 }
 
-/// The grammar indexed for the solver.
-struct Indexed<'g> {
-    g: &'g Grammar,
-    weight: &'g [Option<i64>],
+/// The grammar indexed for the solver (and the witness search).
+pub(super) struct Indexed<'g> {
+    pub(super) g: &'g Grammar,
+    pub(super) weight: &'g [Option<i64>],
     /// Live productions by left side.
-    by_lhs: Vec<Vec<usize>>,
+    pub(super) by_lhs: Vec<Vec<usize>>,
     /// For each nonterminal, the left sides of live productions that mention it.
-    users: Vec<Vec<usize>>,
+    pub(super) users: Vec<Vec<usize>>,
+    /// The strongly connected components, dependencies first.
+    pub(super) comps: Vec<Vec<usize>>,
     /// Component number of each nonterminal.
-    comp_of: Vec<usize>,
+    pub(super) comp_of: Vec<usize>,
+}
+
+impl<'g> Indexed<'g> {
+    /// Index the live productions (`live_prod`) of `g`.
+    pub(super) fn new(g: &'g Grammar, live_prod: &[bool], weight: &'g [Option<i64>]) -> Self {
+        let n = g.nonterminals.len();
+        let mut by_lhs: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, p) in g.productions.iter().enumerate() {
+            if live_prod.get(i).copied().unwrap_or(false) && p.lhs.index() < n {
+                by_lhs[p.lhs.index()].push(i);
+                for s in &p.rhs {
+                    if let Sym::N(b) = s {
+                        if let Some(u) = users.get_mut(b.index()) {
+                            if u.last() != Some(&p.lhs.index()) {
+                                u.push(p.lhs.index());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let comps = sccs(g, live_prod);
+        let mut comp_of = vec![usize::MAX; n];
+        for (ci, comp) in comps.iter().enumerate() {
+            for &a in comp {
+                comp_of[a] = ci;
+            }
+        }
+        Indexed {
+            g,
+            weight,
+            by_lhs,
+            users,
+            comps,
+            comp_of,
+        }
+    }
 }
 
 /// See [`super::counter_values`].
@@ -88,36 +128,7 @@ pub(super) fn solve(
     weight: &[Option<i64>],
 ) -> Option<(Vec<CounterValues>, u64)> {
     let n = g.nonterminals.len();
-    let mut by_lhs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, p) in g.productions.iter().enumerate() {
-        if live_prod.get(i).copied().unwrap_or(false) && p.lhs.index() < n {
-            by_lhs[p.lhs.index()].push(i);
-            for s in &p.rhs {
-                if let Sym::N(b) = s {
-                    if let Some(u) = users.get_mut(b.index()) {
-                        if u.last() != Some(&p.lhs.index()) {
-                            u.push(p.lhs.index());
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let comps = sccs(g, live_prod);
-    let mut comp_of = vec![usize::MAX; n];
-    for (ci, comp) in comps.iter().enumerate() {
-        for &a in comp {
-            comp_of[a] = ci;
-        }
-    }
-    let ix = Indexed {
-        g,
-        weight,
-        by_lhs,
-        users,
-        comp_of,
-    };
+    let ix = Indexed::new(g, live_prod, weight);
     let mut vals = vec![
         CounterValues {
             min_bal: Bound::PosInf,
@@ -128,7 +139,7 @@ pub(super) fn solve(
     ];
     let mut scratch = vec![Scratch::default(); n];
     let mut work = 0u64;
-    for (ci, comp) in comps.iter().enumerate() {
+    for (ci, comp) in ix.comps.iter().enumerate() {
         for quantities in [
             &[Quantity::MinBal, Quantity::MaxBal][..],
             &[Quantity::MinPrefix],
@@ -356,7 +367,7 @@ fn parent_cycle(
 
 /// Strongly connected components of the nonterminal graph restricted to the live
 /// productions, dependencies first (Tarjan, iterative).
-pub(super) fn sccs(g: &Grammar, live_prod: &[bool]) -> Vec<Vec<usize>> {
+fn sccs(g: &Grammar, live_prod: &[bool]) -> Vec<Vec<usize>> {
     let n = g.nonterminals.len();
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, p) in g.productions.iter().enumerate() {

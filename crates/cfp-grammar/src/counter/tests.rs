@@ -45,12 +45,8 @@ fn reference(
     weight: &[Option<i64>],
 ) -> Option<(Vec<CounterValues>, u64)> {
     let n = g.nonterminals.len();
-    let mut by_lhs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, p) in g.productions.iter().enumerate() {
-        if live_prod.get(i).copied().unwrap_or(false) && p.lhs.index() < n {
-            by_lhs[p.lhs.index()].push(i);
-        }
-    }
+    let ix = super::fixpoint::Indexed::new(g, live_prod, weight);
+    let by_lhs = &ix.by_lhs;
     let mut vals = vec![
         CounterValues {
             min_bal: Bound::PosInf,
@@ -60,7 +56,7 @@ fn reference(
         n
     ];
     let mut work = 0u64;
-    for comp in super::fixpoint::sccs(g, live_prod) {
+    for comp in ix.comps.clone() {
         // Balances first (they do not depend on prefixes), then prefixes.
         for phase in 0..2 {
             let mut rounds = 0usize;

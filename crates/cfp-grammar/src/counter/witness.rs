@@ -59,36 +59,14 @@ pub(crate) fn counter_witness(
     budget: &mut Budget<'_>,
 ) -> Result<Option<Derivation>, UnknownReason> {
     let n = g.nonterminals.len();
-    let mut by_lhs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, p) in g.productions.iter().enumerate() {
-        if live.get(i).copied().unwrap_or(false) && p.lhs.index() < n {
-            by_lhs[p.lhs.index()].push(i);
-            for s in &p.rhs {
-                if let Sym::N(b) = s {
-                    if let Some(u) = users.get_mut(b.index()) {
-                        if u.last() != Some(&p.lhs.index()) {
-                            u.push(p.lhs.index());
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let mut best = vec![Best::default(); n];
-    let mut versions: Vec<Version> = Vec::new();
     // Component by component, dependencies first: a component's words are final (within
     // the window) before anything above reads them.
-    let comps = super::fixpoint::sccs(g, live);
-    let mut comp_of = vec![usize::MAX; n];
-    for (ci, comp) in comps.iter().enumerate() {
-        for &a in comp {
-            comp_of[a] = ci;
-        }
-    }
+    let ix = super::fixpoint::Indexed::new(g, live, weight);
+    let mut best = vec![Best::default(); n];
+    let mut versions: Vec<Version> = Vec::new();
     let mut queued = vec![false; n];
     let start = g.start.index();
-    for (ci, comp) in comps.iter().enumerate() {
+    for (ci, comp) in ix.comps.iter().enumerate() {
         let mut queue: VecDeque<usize> = comp.iter().copied().collect();
         for &a in comp {
             queued[a] = true;
@@ -96,7 +74,7 @@ pub(crate) fn counter_witness(
         while let Some(a) = queue.pop_front() {
             queued[a] = false;
             let mut improved = false;
-            for &pi in &by_lhs[a] {
+            for &pi in &ix.by_lhs[a] {
                 budget.tick(1)?;
                 let Some(found) = evaluate(g, pi, weight, &best) else {
                     continue;
@@ -120,8 +98,8 @@ pub(crate) fn counter_witness(
                     return Ok(unfold(g, &versions, root));
                 }
             }
-            for &u in &users[a] {
-                if comp_of[u] == ci && !queued[u] {
+            for &u in &ix.users[a] {
+                if ix.comp_of[u] == ci && !queued[u] {
                     queued[u] = true;
                     queue.push_back(u);
                 }
