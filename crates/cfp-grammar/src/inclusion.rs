@@ -459,7 +459,7 @@ fn layers_2_3(
                         values: *v,
                     })
                     .collect();
-                return Ok(InclusionResult::Included(Certificate {
+                let certificate = Certificate {
                     proof: Proof::Counter(CounterCertificate {
                         open,
                         close,
@@ -467,7 +467,16 @@ fn layers_2_3(
                         values,
                         spec_covers,
                     }),
-                }));
+                };
+                // A proof is re-checked before it is given (one pass over G): the
+                // verifier's "verified" must not rest on the solver's reasoning alone.
+                budget.tick(g.productions.len() as u64)?;
+                if let Err(e) = recheck_certificate(g, s, &certificate) {
+                    return Err(UnknownReason::Internal {
+                        detail: format!("the counter proof does not recheck: {e}"),
+                    });
+                }
+                return Ok(InclusionResult::Included(certificate));
             }
             refuted_exactly = Some((weight.clone(), kind));
             let mag = |b: Bound| match b {
@@ -481,10 +490,12 @@ fn layers_2_3(
     }
 
     // Layer 3 with iterative deepening. After an exact refutation it looks for the
-    // shortest word within a share of the budget, then the counter witness takes over.
+    // shortest word within a share of the budget, then the counter witness is tried, and
+    // when it finds none layer 3 goes on with the rest of the budget.
     budget.phase = "effects";
     let saved_cap = budget.cap;
-    if refuted_exactly.is_some() {
+    let mut witness_pending = refuted_exactly.is_some();
+    if witness_pending {
         budget.cap = budget.steps.saturating_add(opts.shortest_after_refutation);
     }
     let max_k = (opts.max_bound as usize).max(1);
@@ -496,9 +507,14 @@ fn layers_2_3(
         if let (SatOutcome::Stopped(UnknownReason::StepBudget { .. }), Some((weight, kind))) =
             (&outcome, &refuted_exactly)
         {
-            if budget.steps <= budget.max_steps {
+            if witness_pending && budget.steps <= budget.max_steps {
+                witness_pending = false;
                 budget.cap = saved_cap;
-                return refutation_witness(g, s, live, weight, *kind, budget);
+                if let Some(r) = refutation_witness(g, s, live, weight, *kind, budget)? {
+                    return Ok(r);
+                }
+                budget.phase = "effects";
+                continue;
             }
         }
         match outcome {
@@ -539,7 +555,8 @@ fn layers_2_3(
 }
 
 /// A counterexample from layer 2's exact refutation ([`crate::counter::counter_witness`]),
-/// confirmed like every other; `Unknown` when none is found within the budget.
+/// confirmed like every other; `None` when the search found no word it could confirm
+/// (outside its window, or too long).
 fn refutation_witness(
     g: &Grammar,
     s: &Grammar,
@@ -547,24 +564,19 @@ fn refutation_witness(
     weight: &[Option<i64>],
     kind: CounterKind,
     budget: &mut Budget<'_>,
-) -> Result<InclusionResult, UnknownReason> {
+) -> Result<Option<InclusionResult>, UnknownReason> {
     budget.phase = "counter-witness";
     let Some(d) = crate::counter::counter_witness(g, live, weight, kind, budget)? else {
-        return Err(UnknownReason::StepBudget {
-            steps: budget.steps,
-        });
+        return Ok(None);
     };
     // The confirmation parses the word with Earley: words of program grammars' witnesses
-    // are short; a long one is not worth its cubic parse.
-    let length = d.word().len();
-    if length > crate::counter::MAX_WITNESS_WORD {
-        return Err(UnknownReason::CounterexampleTooLong {
-            length: length as u64,
-        });
+    // are short; a long one is not worth its parse.
+    if d.word().len() > crate::counter::MAX_WITNESS_WORD {
+        return Ok(None);
     }
     budget.phase = "confirm";
     match confirm(g, s, d) {
-        Ok(Some(cex)) => Ok(InclusionResult::NotIncluded(cex)),
+        Ok(Some(cex)) => Ok(Some(InclusionResult::NotIncluded(cex))),
         Ok(None) => Err(UnknownReason::Internal {
             detail: "the counter witness is a word of the spec".into(),
         }),

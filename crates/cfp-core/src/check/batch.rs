@@ -29,12 +29,12 @@ use crate::pcfa::Pcfas;
 use crate::refinement::{progress, refine_path, PathRefinement};
 use cfp_grammar::{Grammar, InclusionResult, Sym};
 use cfp_smt::Solver;
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 
 /// Inclusion steps allowed per production of the program grammar, when that is more than
 /// the configured budget.
 const INCLUSION_STEPS_PER_PRODUCTION: u64 = 50;
-use std::collections::BTreeSet;
-use std::ops::ControlFlow;
 
 /// A feasible path met by the batch: a real violation.
 pub(super) struct FoundViolation {

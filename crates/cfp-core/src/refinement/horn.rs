@@ -220,7 +220,10 @@ pub async fn horn_formulas<S: Solver>(
         ));
     }
     let system = horn_system(trace, sliced);
-    let limits = scaled_limits(limits, session.horn_script(&system).len());
+    let limits = match limits.rlimit {
+        Some(_) => scaled_limits(limits, session.horn_script(&system).len()),
+        None => limits,
+    };
     let answer = match session.solve_horn_within(&system, limits).await {
         Ok(a) => a,
         Err(SolverError::TimedOut(why)) => return Ok(HornOutcome::Failed(why)),

@@ -331,6 +331,22 @@ fn an_exact_refutation_gets_a_counter_witness_when_layer_3_has_no_steps_left() {
         );
         assert!(phases.contains(&"counter-witness"), "{phases:?}");
     }
+    // A witness needing balances beyond its window is not found: layer 3 goes on with the
+    // rest of the budget and finds the shortest word.
+    let ten = |t: &str| [t; 10].join(" ");
+    let gg = g(&format!(
+        "S -> A B; A -> $1.lock() A | {}; B -> {};",
+        ten("$1.lock()"),
+        ten("$1.unlock()")
+    ));
+    let r = check_inclusion(&gg, &spec, &none_for_layer_3, &mut |_| {
+        ControlFlow::Continue(())
+    });
+    validate(&gg, &spec, &r);
+    let InclusionResult::NotIncluded(c) = &r else {
+        panic!("{r:?}");
+    };
+    assert_eq!(c.word.len(), 21);
     // Prefix languages (Canvas): a restore too many, behind a recursion that balances.
     let gg = g("S -> A S | ε; A -> $1.save() A $1.restore() | B; B -> $1.restore() | $1.save() $1.restore();");
     let ss = g(CANVAS);
