@@ -133,7 +133,7 @@ pub enum CertificateError {
 }
 
 /// Live productions of G (original ids) from a cleaning.
-fn live_productions(g: &Grammar, cleaned: &crate::clean::Cleaned) -> Vec<bool> {
+pub(crate) fn live_productions(g: &Grammar, cleaned: &crate::clean::Cleaned) -> Vec<bool> {
     let mut live = vec![false; g.productions.len()];
     if !cleaned.empty {
         for p in &cleaned.prod_map {
