@@ -18,6 +18,7 @@
 mod build;
 pub mod jdk;
 pub mod jtypes;
+pub mod library;
 
 use crate::ir::{
     ClassDef, ClassId, FieldDef, FieldId, GlobalDef, GlobalId, GlobalKind, MethodId, Sort,

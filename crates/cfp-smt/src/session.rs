@@ -36,6 +36,11 @@ pub struct QueryLimits {
     /// A wall-clock safety net in milliseconds ([`Solver::eval_within`]): the call is
     /// stopped with [`SolverError::TimedOut`] if the resource limit did not stop it.
     pub wall_ms: Option<u64>,
+    /// Leave out Spacer's eager inlining of clauses (`fp.xform.inline_eager`): on the
+    /// systems of whole applications (hundreds of predicates of a hundred arguments) it
+    /// ran for minutes and took gigabytes before the resource limit counted any work.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_eager_inlining: bool,
 }
 
 /// Options applied to every script of a session.
@@ -651,6 +656,9 @@ impl<S: Solver> Session<S> {
         if let Some(r) = limits.rlimit {
             let _ = writeln!(out, "(set-option :rlimit {r})");
         }
+        if limits.no_eager_inlining {
+            out.push_str("(set-option :fp.xform.inline_eager false)\n");
+        }
         for (name, sorts) in &system.preds {
             let sorts: Vec<String> = sorts.iter().map(Sort::to_string).collect();
             let _ = writeln!(
@@ -690,6 +698,15 @@ impl<S: Solver> Session<S> {
         out.push_str("(get-info :reason-unknown)\n");
         sep(&mut out);
         out.push_str("(get-model)\n");
+        // Z3 keeps these options past `(reset)`: give the scripts that follow in this
+        // process their defaults back (a later feasibility query answered `unknown` at
+        // the Horn query's resource limit).
+        if limits.rlimit.is_some() {
+            out.push_str("(set-option :rlimit 0)\n");
+        }
+        if limits.no_eager_inlining {
+            out.push_str("(set-option :fp.xform.inline_eager true)\n");
+        }
         out
     }
 

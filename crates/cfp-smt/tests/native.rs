@@ -524,6 +524,7 @@ fn long_queries_are_stopped_and_the_solver_recovers() {
         QueryLimits {
             rlimit: None,
             wall_ms: Some(300),
+            no_eager_inlining: false,
         },
     ));
     assert!(
@@ -535,6 +536,7 @@ fn long_queries_are_stopped_and_the_solver_recovers() {
         QueryLimits {
             rlimit: Some(50_000),
             wall_ms: Some(60_000),
+            no_eager_inlining: false,
         },
     ))
     .expect("an answer");
@@ -542,5 +544,27 @@ fn long_queries_are_stopped_and_the_solver_recovers() {
     assert_eq!(s.stats().limited, 2);
     // The killed process was replaced.
     let after = block_on(s.check_batch(&[Term::eq(x.clone(), Term::int(1))])).expect("check");
+    assert_eq!(after, vec![CheckSat::Sat]);
+    // A Horn query's resource limit does not outlive it: z3 keeps `:rlimit` past
+    // `(reset)`, and a query needing some work came back `unknown` after one of 10 units.
+    let tiny = block_on(s.solve_horn_within(
+        &system,
+        QueryLimits {
+            rlimit: Some(10),
+            wall_ms: Some(60_000),
+            no_eager_inlining: true,
+        },
+    ))
+    .expect("an answer");
+    assert!(matches!(tiny, HornAnswer::Unknown(_)), "{tiny:?}");
+    let y = int("y");
+    let product = Term::and([
+        Term::negate(app(
+            Op::Le,
+            vec![app(Op::Mul, vec![x.clone(), y.clone()]), Term::int(7)],
+        )),
+        app(Op::Lt, vec![x.clone(), Term::int(3)]),
+    ]);
+    let after = block_on(s.check_batch(&[product])).expect("check");
     assert_eq!(after, vec![CheckSat::Sat]);
 }

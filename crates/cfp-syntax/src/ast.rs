@@ -73,6 +73,9 @@ pub struct ClassDecl {
     /// The names of its type parameters (`T`, `U` of `class C<T, U extends B>`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub type_params: Vec<String>,
+    /// The first bound of each bounded type parameter (`("U", B)`), as written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub type_bounds: Vec<(String, TypeRef)>,
     /// Superclass (`extends`); for an interface, the first extended interface is here
     /// and the others in `implements`.
     pub extends: Option<TypeRef>,
@@ -134,6 +137,9 @@ pub struct MethodDecl {
     /// The names of its type parameters (`T` of `<T> T first(List<T> xs)`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub type_params: Vec<String>,
+    /// The first bound of each bounded type parameter (`("T", B)` of `<T extends B>`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub type_bounds: Vec<(String, TypeRef)>,
     /// Return type (`void` is [`TypeKind::Void`]).
     pub ret: TypeRef,
     /// Method name.

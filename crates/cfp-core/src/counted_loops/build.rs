@@ -75,6 +75,7 @@ pub(super) fn method(
 ) -> MethodDecl {
     MethodDecl {
         type_params: Vec::new(),
+        type_bounds: Vec::new(),
         modifiers: Modifiers {
             is_static,
             is_private: true,

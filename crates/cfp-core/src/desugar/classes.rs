@@ -139,6 +139,7 @@ impl Desugarer<'_, '_> {
         let mut members = capture_fields(&captures, span);
         members.push(Member::Method(MethodDecl {
             type_params: Vec::new(),
+            type_bounds: Vec::new(),
             modifiers: Modifiers {
                 is_public: true,
                 ..Modifiers::default()
@@ -153,6 +154,7 @@ impl Desugarer<'_, '_> {
         members.extend(nested);
         self.add_class(ClassDecl {
             type_params: Vec::new(),
+            type_bounds: Vec::new(),
             modifiers: Modifiers {
                 is_static: in_static,
                 ..Modifiers::default()
@@ -267,6 +269,7 @@ impl Desugarer<'_, '_> {
         let in_static = self.cx.is_static;
         let mut decl = ClassDecl {
             type_params: Vec::new(),
+            type_bounds: Vec::new(),
             modifiers: Modifiers {
                 is_static: in_static,
                 ..Modifiers::default()
@@ -311,6 +314,7 @@ impl Desugarer<'_, '_> {
             decl,
             ClassDecl {
                 type_params: Vec::new(),
+                type_bounds: Vec::new(),
                 modifiers: Modifiers::default(),
                 is_interface: false,
                 name: decl.name.clone(),

@@ -299,7 +299,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         let vals = self.pack_varargs(m, phase, vals, span);
                         let sig = &self.cx.table.methods[m.index()];
                         if sig.is_static {
-                            return self.static_call(m, vals, dest, want_result, span);
+                            return self.static_call(m, vals, &tys, dest, want_result, span);
                         }
                         if self.is_static || self.this.is_none() {
                             self.error(
@@ -373,7 +373,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             Some(Some(Target::Class(c))) => match self.choose_method(c, &name.name, &tys) {
                 Some((m, phase)) if self.cx.table.methods[m.index()].is_static => {
                     let vals = self.pack_varargs(m, phase, vals, span);
-                    self.static_call(m, vals, dest, want_result, span)
+                    self.static_call(m, vals, &tys, dest, want_result, span)
                 }
                 Some(_) => {
                     self.error(
@@ -416,11 +416,11 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 match m.map(|(m, _)| m) {
                     Some(m) if !self.cx.table.methods[m.index()].is_abstract => {
                         if self.cx.table.methods[m.index()].is_static {
-                            return self.static_call(m, vals, dest, want_result, span);
+                            return self.static_call(m, vals, &tys, dest, want_result, span);
                         }
                         let mut all = vec![this];
                         all.extend(self.coerce_args(m, vals, span));
-                        let ret = self.cx.table.methods[m.index()].ret.clone();
+                        let ret = self.result_type(m, &tys);
                         let res = self.result_var(dest, want_result, &ret, want);
                         self.call_edge(m, all, res.map(Place::Var), span);
                         self.call_value(res, dest, ret, span)
@@ -451,10 +451,79 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
     }
 
+    /// Whether a receiver of the library type `ty` is never an object of the class of any
+    /// of `terminals`' receivers: `ty` is a library class of known superclasses
+    /// ([`crate::classes::library`]), each receiver's class is a class (not an interface)
+    /// of the program's models or of that table, and it is neither `ty` nor among `ty`'s
+    /// superclasses. (That `ty` is not among its superclasses is what made the call no
+    /// API call in the first place.)
+    fn unrelated_to_api(&self, ty: &str, terminals: &[crate::ir::TerminalId]) -> bool {
+        let Some((_, supers)) = self.cx.library_classes.iter().find(|(c, _)| *c == ty) else {
+            return false;
+        };
+        terminals.iter().all(|t| {
+            let Some(w) = self
+                .cx
+                .api
+                .terminals
+                .get(t.index())
+                .and_then(|term| self.cx.api.receiver_type(term))
+            else {
+                return false;
+            };
+            let is_class = match self.cx.table.class_written(w) {
+                Some(c) => !self.cx.table.classes[c.index()].decl.is_interface,
+                None => crate::classes::library::is_listed_class(w),
+            };
+            is_class
+                && !cfp_syntax::resolve::names_class(w, ty)
+                && !supers
+                    .iter()
+                    .any(|s| cfp_syntax::resolve::names_class(w, s))
+        })
+    }
+
+    /// The type of the result of a call of `m` with arguments of types `tys`: the declared
+    /// return type, but for a type parameter of the method itself (`<T> T
+    /// checkNotNull(T x)`) the type the arguments bind it to — the join of the arguments
+    /// passed where a parameter's type is that type parameter. The compiler casts the
+    /// result to that type at the call, so a completed execution has a value of it.
+    pub(super) fn result_type(&self, m: MethodId, tys: &[Type]) -> Type {
+        let sig = &self.cx.table.methods[m.index()];
+        let ret = sig.ret.clone();
+        let (Type::External(var), MethodSource::Method(md)) = (&ret, &sig.source) else {
+            return ret;
+        };
+        if !md.type_params.iter().any(|p| p == var) {
+            return ret;
+        }
+        let mut bound: Option<Type> = None;
+        for ((_, declared, _), actual) in sig.params.iter().zip(tys) {
+            if !matches!(declared, Type::External(n) if n == var) {
+                continue;
+            }
+            if !matches!(
+                actual,
+                Type::Class(_) | Type::External(_) | Type::Array(_) | Type::Null
+            ) {
+                return ret;
+            }
+            bound = Some(match bound {
+                None => actual.clone(),
+                Some(b) => self.cx.table.join(&b, actual),
+            });
+        }
+        match bound {
+            Some(t @ (Type::Class(_) | Type::External(_) | Type::Array(_))) => t,
+            _ => ret,
+        }
+    }
+
     pub(super) fn static_call(
         &mut self,
         m: MethodId,
         vals: Vec<Expr>,
+        tys: &[Type],
         dest: Option<VarId>,
         want_result: bool,
         span: Span,
@@ -477,7 +546,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             return self.library_call(&vals, &tys, dest, want_result, want, span);
         }
         let args = self.coerce_args(m, vals, span);
-        let ret = self.cx.table.methods[m.index()].ret.clone();
+        let ret = self.result_type(m, tys);
         let res = self.result_var(dest, want_result, &ret, None);
         self.call_edge(m, args, res.map(Place::Var), span);
         self.call_value(res, dest, ret, span)
@@ -599,7 +668,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             ));
         }
         if let Type::External(n) = &rty {
-            if terminals.is_empty() && !self.cx.api.matching_untyped(&name.name, arity).is_empty() {
+            let untyped = self.cx.api.matching_untyped(&name.name, arity);
+            if terminals.is_empty() && !untyped.is_empty() && !self.unrelated_to_api(n, &untyped) {
                 let msg = format!(
                     "`{}` on `{n}` has the name and arity of an API method, but `{n}` is not a \
                      wildcard type: it is not treated as an API call",
@@ -674,7 +744,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let vals = self.pack_varargs(decl, phase, vals, span);
         let dsig = self.cx.table.methods[decl.index()].clone();
         if dsig.is_static {
-            return self.static_call(decl, vals, dest, want_result, span);
+            return self.static_call(decl, vals, &tys, dest, want_result, span);
         }
         if let Some(a) = self.call_args.take() {
             self.note_closure_targets(decl, a);
@@ -683,7 +753,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         if impls.iter().all(|(m, _)| m.is_none()) {
             return self.library_call_on(&recv, &rty, &vals, &tys, dest, want_result, want, span);
         }
-        let ret = dsig.ret.clone();
+        let ret = self.result_type(decl, &tys);
         let res = self.result_var(dest, want_result, &ret, want);
         let mut all = vec![recv.clone()];
         all.extend(self.coerce_args(decl, vals, span));

@@ -4,9 +4,11 @@
 //! The JVM initialises a class once, when it is first used, superclass first. Running
 //! an initialiser earlier is invisible when it cannot fail, cannot loop, emits no event,
 //! calls no code of the program (but simple constructors of classes that are themselves
-//! eager), writes only the class's own static fields and the fields of objects it has just
-//! created, and reads only literals, its own static fields, the static fields of other
-//! eager classes (initialised before it) and values from outside the program. Such a
+//! eager) — neither directly, nor through a method of an object of the program, nor through
+//! library code handed such an object (which may call it back) — writes only the class's
+//! own static fields and the fields of objects it has just created, and reads only
+//! literals, its own static fields, the static fields of other eager classes (initialised
+//! before it) and values from outside the program. Such a
 //! class is initialised by the root, before the entry, in an order where every class
 //! comes after its superclass and after the eager classes it reads or instantiates; any
 //! other class is initialised lazily, where the JVM would.
@@ -14,7 +16,7 @@
 //! The test is syntactic and conservative: anything it does not recognise makes the
 //! class lazy, which is always exact, only slower to check.
 
-use crate::classes::ClassTable;
+use crate::classes::{ClassTable, Type};
 use crate::ir::ClassId;
 use cfp_syntax::ast::{self, BinaryOp, ExprKind, Member, StmtKind};
 
@@ -31,6 +33,7 @@ pub(super) fn eager_order(table: &ClassTable<'_>) -> Vec<Option<usize>> {
                 deps: Vec::new(),
                 locals: Vec::new(),
                 fresh_statics: Vec::new(),
+                program_names: Vec::new(),
             };
             check.class_ok().then_some(check.deps)
         })
@@ -85,6 +88,10 @@ struct Check<'t, 'a> {
     locals: Vec<String>,
     /// Own static fields assigned a freshly created object so far (non-null receivers).
     fresh_statics: Vec<String>,
+    /// Own static fields and locals assigned something that may be an object of the
+    /// program: a call on it, or library code handed it (which may call it back), would
+    /// run code of the program.
+    program_names: Vec<String>,
 }
 
 impl Check<'_, '_> {
@@ -104,6 +111,9 @@ impl Check<'_, '_> {
                             }
                             if is_fresh(init) {
                                 self.fresh_statics.push(d.name.name.clone());
+                            }
+                            if self.maybe_program(init) {
+                                self.program_names.push(d.name.name.clone());
                             }
                         }
                     }
@@ -126,6 +136,9 @@ impl Check<'_, '_> {
             StmtKind::Block(b) => b.stmts.iter().all(|s| self.stmt(s)),
             StmtKind::LocalVar { declarators, .. } => declarators.iter().all(|d| {
                 let ok = d.init.as_ref().is_none_or(|e| self.expr(e));
+                if d.init.as_ref().is_some_and(|e| self.maybe_program(e)) {
+                    self.program_names.push(d.name.name.clone());
+                }
                 self.locals.push(d.name.name.clone());
                 ok
             }),
@@ -152,13 +165,7 @@ impl Check<'_, '_> {
     /// Can `e` be evaluated early, without failing, looping, or touching other state?
     fn expr(&mut self, e: &ast::Expr) -> bool {
         match &e.kind {
-            ExprKind::Int { .. }
-            | ExprKind::Char(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Null
-            | ExprKind::Float(_)
-            | ExprKind::String(_)
-            | ExprKind::ClassLiteral(_) => true,
+            _ if is_literal(e) => true,
             ExprKind::Name(id) => self.locals.contains(&id.name) || self.own_static(&id.name),
             ExprKind::Field { target, name } => match self.class_named(target) {
                 Some(Some(c)) if c == self.class => self.own_static(&name.name),
@@ -176,13 +183,14 @@ impl Check<'_, '_> {
                     return false;
                 }
                 match self.table.resolve(class) {
-                    crate::classes::Type::Class(p) => {
+                    Type::Class(p) => {
                         if p != self.class {
                             self.deps.push(p);
                         }
                         simple_construction(self.table, p, args.len(), 0)
                     }
-                    _ => true,
+                    // A library constructor: it may call back what it is handed.
+                    _ => !args.iter().any(|a| self.maybe_program(a)),
                 }
             }
             ExprKind::NewArray { dims, init, .. } => {
@@ -192,7 +200,12 @@ impl Check<'_, '_> {
             }
             ExprKind::ArrayLiteral(items) => items.iter().all(|i| self.expr(i)),
             ExprKind::Call { target, args, .. } => {
-                if !args.iter().all(|a| self.expr(a) && !is_closure(a)) {
+                // Only library code is called here (below): it may call back an object of
+                // the program it is handed.
+                if !args
+                    .iter()
+                    .all(|a| self.expr(a) && !is_closure(a) && !self.maybe_program(a))
+                {
                     return false;
                 }
                 match target.as_deref() {
@@ -216,9 +229,17 @@ impl Check<'_, '_> {
             } => self.expr(cond) && self.expr(then_expr) && self.expr(else_expr),
             ExprKind::Assign { op, target, value } => {
                 let ok = self.assignable(target) && self.expr(value);
-                if ok && op.is_none() && is_fresh(value) {
-                    if let ExprKind::Name(id) = &target.kind {
-                        self.fresh_statics.push(id.name.clone());
+                let name = match &target.kind {
+                    ExprKind::Name(id) => Some(&id.name),
+                    ExprKind::Field { name, .. } => Some(&name.name),
+                    _ => None,
+                };
+                if let Some(name) = name {
+                    if ok && op.is_none() && is_fresh(value) {
+                        self.fresh_statics.push(name.clone());
+                    }
+                    if self.maybe_program(value) {
+                        self.program_names.push(name.clone());
                     }
                 }
                 ok
@@ -243,15 +264,74 @@ impl Check<'_, '_> {
         }
     }
 
-    /// A receiver that is not certainly null.
+    /// A receiver that is not certainly null and is not an object of the program (whose
+    /// methods are code of the program).
     fn receiver(&mut self, t: &ast::Expr) -> bool {
         match &t.kind {
             ExprKind::Name(id) => {
-                self.fresh_statics.contains(&id.name) && self.own_static(&id.name)
+                self.fresh_statics.contains(&id.name)
+                    && self.own_static(&id.name)
+                    && !self.program_names.contains(&id.name)
             }
-            ExprKind::String(_) | ExprKind::ClassLiteral(_) | ExprKind::New { .. } => self.expr(t),
+            ExprKind::String(_) | ExprKind::ClassLiteral(_) | ExprKind::New { .. } => {
+                self.expr(t) && !self.maybe_program(t)
+            }
             ExprKind::Call { .. } => self.expr(t),
             _ => false,
+        }
+    }
+
+    /// May `e` evaluate to an object of the program? Conservative: `true` for anything
+    /// not recognised.
+    fn maybe_program(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            _ if is_literal(e) => false,
+            ExprKind::Unary { .. }
+            | ExprKind::Binary { .. }
+            | ExprKind::InstanceOf { .. }
+            | ExprKind::IncDec { .. } => false,
+            // Library calls (the only calls `expr` admits): a value from outside.
+            ExprKind::Call { .. } => false,
+            ExprKind::New { class, .. } => !matches!(self.table.resolve(class), Type::External(_)),
+            ExprKind::Name(id) => self.static_or_local_maybe_program(self.class, &id.name),
+            ExprKind::Field { target, name } => match self.class_named(target) {
+                Some(Some(c)) => self.static_or_local_maybe_program(c, &name.name),
+                Some(None) => false,
+                None => true,
+            },
+            ExprKind::Cast { operand, .. } => self.maybe_program(operand),
+            ExprKind::Assign { value, .. } => self.maybe_program(value),
+            ExprKind::Conditional {
+                then_expr,
+                else_expr,
+                ..
+            } => self.maybe_program(then_expr) || self.maybe_program(else_expr),
+            ExprKind::ArrayLiteral(items) => items.iter().any(|i| self.maybe_program(i)),
+            ExprKind::NewArray { init, .. } => init.iter().flatten().any(|i| self.maybe_program(i)),
+            _ => true,
+        }
+    }
+
+    /// May the local or static field `name` (seen from class `c`) hold an object of the
+    /// program? This class's own statics and locals are known by what was assigned to them
+    /// so far (statics start null); another class's static by its declared type.
+    fn static_or_local_maybe_program(&self, c: ClassId, name: &str) -> bool {
+        let own = c == self.class
+            && (self.locals.iter().any(|l| l == name)
+                || self.table.classes[c.index()]
+                    .statics
+                    .iter()
+                    .any(|(n, _)| n == name));
+        if own {
+            return self.program_names.iter().any(|n| n == name);
+        }
+        match self.table.lookup_static(c, name) {
+            Some(g) => self
+                .table
+                .global_types
+                .get(g.index())
+                .is_none_or(may_hold_program_object),
+            None => true,
         }
     }
 
@@ -272,9 +352,14 @@ impl Check<'_, '_> {
             }
             ExprKind::Field { target, name } if name.name.starts_with(char::is_uppercase) => {
                 // `java.util.Collections`, `Outer.Inner`.
+                // `android.os.Build.VERSION`: a class nested in a class outside the program.
                 match self.table.class_by_name(&name.name) {
                     Some(c) => Some(Some(c)),
-                    None if is_package_path(target) => Some(None),
+                    None if is_package_path(target)
+                        || matches!(self.class_named(target), Some(None)) =>
+                    {
+                        Some(None)
+                    }
                     None => None,
                 }
             }
@@ -291,6 +376,42 @@ fn is_package_path(e: &ast::Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// May a variable of declared type `ty` hold an object of the program?
+fn may_hold_program_object(ty: &Type) -> bool {
+    match ty {
+        Type::Int | Type::Bool | Type::Float | Type::Void | Type::Null => false,
+        Type::External(n) => !matches!(
+            n.as_str(),
+            "String"
+                | "Integer"
+                | "Long"
+                | "Short"
+                | "Byte"
+                | "Character"
+                | "Boolean"
+                | "Double"
+                | "Float"
+                | "Class"
+        ),
+        Type::Array(t) => may_hold_program_object(t),
+        Type::Class(_) | Type::Unknown => true,
+    }
+}
+
+/// A literal: a number, character, boolean, string, `null` or class literal.
+fn is_literal(e: &ast::Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Int { .. }
+            | ExprKind::Char(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Null
+            | ExprKind::Float(_)
+            | ExprKind::String(_)
+            | ExprKind::ClassLiteral(_)
+    )
 }
 
 fn is_closure(e: &ast::Expr) -> bool {
@@ -485,5 +606,47 @@ mod tests {
             ["L"]
         );
         assert!(lazy("class L { static java.util.List<String> l = new java.util.ArrayList<>(); static { l.add(\"a\"); } }").is_empty());
+    }
+
+    #[test]
+    fn code_of_the_program_run_through_an_object_or_a_library_call_makes_the_class_lazy() {
+        let setter = "class B { int run() { Main.ready = true; return 1; } } \
+                      class Main { static boolean ready; }";
+        // A method of a fresh object of the program.
+        assert_eq!(
+            lazy(&format!(
+                "class A {{ static int x = new B().run(); }} {setter}"
+            )),
+            ["A"]
+        );
+        // A method of an object of the program held in a static field.
+        assert_eq!(
+            lazy(&format!(
+                "class A {{ static B b = new B(); static int x; static {{ x = b.run(); }} }} {setter}"
+            )),
+            ["A"]
+        );
+        // Library code handed an object of the program (it may call `toString` back), held
+        // in a static, in a local, or created in place.
+        assert_eq!(
+            lazy(&format!(
+                "class A {{ static Object o = new B(); static String s = String.valueOf(o); }} \
+                 class C {{ static String s; static {{ Object o = new B(); s = String.valueOf(o); }} }} \
+                 class D {{ static java.util.List<Object> l = new java.util.ArrayList<>(); \
+                            static {{ l.add(new B()); }} }} \
+                 class E {{ static Thread t = new Thread(new B()); }} {setter}"
+            )),
+            ["A", "C", "D", "E"]
+        );
+        // Values from outside, strings and numbers handed to library code stay eager, also
+        // through a class nested in a library class.
+        assert!(lazy(
+            "class U { static final int SDK = android.os.Build.VERSION.SDK_INT; \
+             static final int V = Build.VERSION.SDK_INT; \
+             static final String D = Build.DEVICE + \", \" + SDK; \
+             static final java.util.regex.Pattern P = java.util.regex.Pattern.compile(\"a+\"); \
+             static final Object O = String.valueOf(SDK); }"
+        )
+        .is_empty());
     }
 }

@@ -62,7 +62,8 @@
 //!   is defined in the file (a model), the body is called right after it. A call whose
 //!   receiver has an external type different from every wildcard type but whose name and
 //!   arity match a terminal may be an API call through an unknown subtype: a warning and
-//!   an approximation. A call on a receiver of unknown type matching by name and arity is
+//!   an approximation — unless the type is a library class of known superclasses that
+//!   cannot be the wildcard's class ([`crate::classes::library`]). A call on a receiver of unknown type matching by name and arity is
 //!   an API call, with a warning.
 //! * Values of mismatched sorts (a boolean stored into an `Object`, …) are havocked.
 
@@ -404,6 +405,9 @@ struct ProgramLowerer<'a> {
     inherited_fields: Vec<InheritedField>,
     /// `%inherited`, when there are such fields.
     inherited_epoch: Option<GlobalId>,
+    /// The library classes of known superclasses the program names
+    /// ([`crate::classes::library`]).
+    library_classes: Vec<(&'static str, &'static [&'static str])>,
 }
 
 impl<'a> ProgramLowerer<'a> {
@@ -549,6 +553,7 @@ impl<'a> ProgramLowerer<'a> {
             approx: Vec::new(),
             approx_sites: Vec::new(),
             static_imports: unit.imports.iter().any(|i| i.starts_with("static ")),
+            library_classes: crate::classes::library::named_by(&unit.imports),
             outside_names: Vec::new(),
             stage,
             survey,

@@ -249,9 +249,11 @@ pub async fn horn_formulas<S: Solver>(
 const HORN_FULL_LIMIT_BYTES: usize = 256 * 1024;
 
 /// The limits of a Horn query of `bytes` bytes: past [`HORN_FULL_LIMIT_BYTES`] the
-/// resource limit shrinks in proportion. Spacer's time per resource unit grows with the
-/// system (on a 1.5 MB system of a whole application, 1.5 M units took 15 s where 300 k
-/// took 0.7 s), and the other strategies are still to come.
+/// resource limit shrinks in proportion, and Spacer does not inline clauses eagerly.
+/// Spacer's time per resource unit grows with the system (on a 1.5 MB system of a whole
+/// application, 1.5 M units took 15 s where 300 k took 0.7 s), and the other strategies
+/// are still to come; eager inlining of a 3 MB system of 613 predicates ran past 120 s and
+/// 18 GB before the resource limit counted anything (1 s without it).
 fn scaled_limits(limits: QueryLimits, bytes: usize) -> QueryLimits {
     let rlimit = limits.rlimit.map(|r| {
         if bytes <= HORN_FULL_LIMIT_BYTES {
@@ -261,7 +263,11 @@ fn scaled_limits(limits: QueryLimits, bytes: usize) -> QueryLimits {
             u64::try_from(scaled).unwrap_or(r).max(1)
         }
     });
-    QueryLimits { rlimit, ..limits }
+    QueryLimits {
+        rlimit,
+        no_eager_inlining: limits.no_eager_inlining || bytes > HORN_FULL_LIMIT_BYTES,
+        ..limits
+    }
 }
 
 /// Tests with the native solver (`z3` from `$CFP_Z3`, `cargo xtask setup-z3` or `PATH`):
@@ -280,16 +286,18 @@ mod tests {
     use cfp_smt::{block_on, NativeZ3};
 
     #[test]
-    fn large_horn_systems_get_a_proportionally_smaller_resource_limit() {
+    fn large_horn_systems_get_a_proportionally_smaller_resource_limit_and_no_eager_inlining() {
         let limits = QueryLimits {
             rlimit: Some(1_500_000),
             wall_ms: Some(30_000),
+            no_eager_inlining: false,
         };
         assert_eq!(scaled_limits(limits, 10_000), limits);
         assert_eq!(scaled_limits(limits, HORN_FULL_LIMIT_BYTES), limits);
         let big = scaled_limits(limits, 6 * HORN_FULL_LIMIT_BYTES);
         assert_eq!(big.rlimit, Some(250_000));
         assert_eq!(big.wall_ms, Some(30_000));
+        assert!(big.no_eager_inlining);
         let unlimited = QueryLimits {
             rlimit: None,
             ..limits

@@ -165,6 +165,7 @@ impl Default for RefinementOptions {
             horn_limits: QueryLimits {
                 rlimit: Some(DEFAULT_HORN_RLIMIT),
                 wall_ms: Some(DEFAULT_HORN_WALL_MS),
+                no_eager_inlining: false,
             },
             travel: true,
         }

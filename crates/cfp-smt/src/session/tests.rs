@@ -187,4 +187,22 @@ fn horn_script_shape() {
         s.horn_script(&sys),
         "(set-logic HORN)\n(set-option :timeout 1000)\n(declare-fun I0 (Int Int) Bool)\n(assert (forall ((l Int) (p Int)) (=> (= l p) (I0 l p))))\n(assert (=> true false))\n(check-sat)\n(echo \"@cfp:sep\")\n(get-info :reason-unknown)\n(echo \"@cfp:sep\")\n(get-model)\n"
     );
+    let light = s.horn_script_within(
+        &sys,
+        QueryLimits {
+            rlimit: Some(7),
+            wall_ms: None,
+            no_eager_inlining: true,
+        },
+    );
+    assert!(
+        light.starts_with("(set-logic HORN)\n(set-option :timeout 1000)\n(set-option :rlimit 7)\n(set-option :fp.xform.inline_eager false)\n(declare-fun I0"),
+        "{light}"
+    );
+    assert!(
+        light.ends_with(
+            "(get-model)\n(set-option :rlimit 0)\n(set-option :fp.xform.inline_eager true)\n"
+        ),
+        "{light}"
+    );
 }

@@ -200,6 +200,7 @@ impl<'a> Parser<'a> {
                     is_interface: true,
                     name,
                     type_params: Vec::new(),
+                    type_bounds: Vec::new(),
                     extends: None,
                     implements: Vec::new(),
                     members,
@@ -223,7 +224,7 @@ impl<'a> Parser<'a> {
     fn class_decl(&mut self, start: Span, modifiers: Modifiers, is_interface: bool) -> ClassDecl {
         self.bump(); // `class` / `interface`
         let name = self.expect_ident();
-        let type_params = self.type_params();
+        let (type_params, type_bounds) = self.type_params();
         let mut extends = None;
         let mut implements = Vec::new();
         if self.eat_kw(Keyword::Extends) {
@@ -265,6 +266,7 @@ impl<'a> Parser<'a> {
             is_interface,
             name,
             type_params,
+            type_bounds,
             extends,
             implements,
             members,
@@ -302,6 +304,7 @@ impl<'a> Parser<'a> {
                 is_interface: false,
                 name: name.clone(),
                 type_params: Vec::new(),
+                type_bounds: Vec::new(),
                 extends: None,
                 implements,
                 members,
@@ -373,6 +376,7 @@ impl<'a> Parser<'a> {
             modifiers,
             is_interface: false,
             type_params: Vec::new(),
+            type_bounds: Vec::new(),
             extends: Some(TypeRef {
                 kind: TypeKind::Named {
                     name: "Enum".to_owned(),
@@ -513,7 +517,7 @@ impl<'a> Parser<'a> {
         if self.at_compact_constructor(class_name) {
             return Some(self.compact_constructor(start, modifiers));
         }
-        let type_params = self.type_params();
+        let (type_params, type_bounds) = self.type_params();
         // Constructor: `Name(`.
         if self.at(TokenKind::Ident) && self.nth_kind(1) == TokenKind::LParen {
             let name = self.expect_ident();
@@ -600,6 +604,7 @@ impl<'a> Parser<'a> {
             return Some(Member::Method(MethodDecl {
                 modifiers,
                 type_params,
+                type_bounds,
                 ret,
                 name,
                 params,

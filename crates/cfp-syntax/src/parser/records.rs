@@ -15,7 +15,7 @@ impl Parser<'_> {
     pub(super) fn record_decl(&mut self, start: Span, mut modifiers: Modifiers) -> ClassDecl {
         self.bump(); // `record`
         let name = self.expect_ident();
-        let type_params = self.type_params();
+        let (type_params, type_bounds) = self.type_params();
         let components = self.params();
         let mut implements = Vec::new();
         if self.eat_kw(Keyword::Implements) {
@@ -47,6 +47,7 @@ impl Parser<'_> {
             }),
             name,
             type_params,
+            type_bounds,
             implements,
             members,
             span: self.span_from(start),
@@ -178,6 +179,7 @@ fn complete_record(name: &Ident, components: &[Param], members: &mut Vec<Member>
                 ..Modifiers::default()
             },
             type_params: Vec::new(),
+            type_bounds: Vec::new(),
             ret: c.ty.clone(),
             name: c.name.clone(),
             params: Vec::new(),

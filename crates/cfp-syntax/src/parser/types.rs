@@ -206,17 +206,19 @@ impl<'a> Parser<'a> {
     }
 
     /// Type parameters of a generic class or method (`<T extends A & B, U>`): their
-    /// names (the bounds are parsed and dropped).
-    pub(super) fn type_params(&mut self) -> Vec<String> {
+    /// names, and the first bound of each bounded one (the others are parsed and dropped).
+    pub(super) fn type_params(&mut self) -> (Vec<String>, Vec<(String, TypeRef)>) {
         let mut names = Vec::new();
+        let mut bounds = Vec::new();
         if !self.eat(TokenKind::Lt) {
-            return names;
+            return (names, bounds);
         }
         loop {
             self.skip_annotations();
-            names.push(self.expect_ident().name);
+            let name = self.expect_ident().name;
+            names.push(name.clone());
             if self.eat_kw(Keyword::Extends) {
-                self.parse_type();
+                bounds.push((name, self.parse_type()));
                 while self.eat(TokenKind::Amp) {
                     self.parse_type();
                 }
@@ -243,7 +245,7 @@ impl<'a> Parser<'a> {
             }
             break;
         }
-        names
+        (names, bounds)
     }
 
     /// Skip annotations `@Name`, `@a.b.Name(…)` (not `@interface`).

@@ -22,6 +22,9 @@ pub(super) struct Rewriter<'a> {
     chain: Vec<usize>,
     /// Type variables and local classes in scope: names this pass leaves alone.
     hidden: Vec<String>,
+    /// The type variables in scope, innermost last, each with its erasure when it has a
+    /// bound (already resolved).
+    tvars: Vec<(String, Option<TypeRef>)>,
     /// Variables in scope (locals, parameters, fields of local and anonymous classes).
     vars: Vec<String>,
     /// Methods of the local and anonymous classes around the code.
@@ -37,6 +40,7 @@ impl<'a> Rewriter<'a> {
             file,
             chain: Vec::new(),
             hidden: Vec::new(),
+            tvars: Vec::new(),
             vars: Vec::new(),
             local_methods: Vec::new(),
         }
@@ -67,8 +71,9 @@ impl<'a> Rewriter<'a> {
         let Some(&id) = self.ix.by_span.get(&c.name.span.start) else {
             return self.local_class(c);
         };
-        let (hidden, vars) = (self.hidden.len(), self.vars.len());
+        let (hidden, vars, tvars) = (self.hidden.len(), self.vars.len(), self.tvars.len());
         self.hidden.extend(c.type_params.iter().cloned());
+        self.bind_type_vars(&c.type_params, &c.type_bounds);
         for t in c.extends.iter_mut().chain(c.implements.iter_mut()) {
             self.type_ref(t);
         }
@@ -81,15 +86,23 @@ impl<'a> Rewriter<'a> {
         self.chain.pop();
         self.hidden.truncate(hidden);
         self.vars.truncate(vars);
+        self.tvars.truncate(tvars);
     }
 
     /// A local class: its name is the desugaring's to resolve; its fields and methods
     /// are in scope in its body.
     fn local_class(&mut self, c: &mut ClassDecl) {
         self.hidden.push(c.name.name.clone());
-        let (hidden, vars, methods) =
-            (self.hidden.len(), self.vars.len(), self.local_methods.len());
+        // It shadows a type variable of that name.
+        self.tvars.push((c.name.name.clone(), None));
+        let (hidden, vars, methods, tvars) = (
+            self.hidden.len(),
+            self.vars.len(),
+            self.local_methods.len(),
+            self.tvars.len(),
+        );
         self.hidden.extend(c.type_params.iter().cloned());
+        self.bind_type_vars(&c.type_params, &c.type_bounds);
         let supers: Vec<usize> = c
             .extends
             .iter()
@@ -107,6 +120,7 @@ impl<'a> Rewriter<'a> {
         self.hidden.truncate(hidden);
         self.vars.truncate(vars);
         self.local_methods.truncate(methods);
+        self.tvars.truncate(tvars);
     }
 
     /// The program class a supertype as written names, if any (before it is rewritten).
@@ -149,8 +163,10 @@ impl<'a> Rewriter<'a> {
                     self.declarators(&mut f.declarators);
                 }
                 Member::Method(m) => {
-                    let (hidden, vars) = (self.hidden.len(), self.vars.len());
+                    let (hidden, vars, tvars) =
+                        (self.hidden.len(), self.vars.len(), self.tvars.len());
                     self.hidden.extend(m.type_params.iter().cloned());
+                    self.bind_type_vars(&m.type_params, &m.type_bounds);
                     self.type_ref(&mut m.ret);
                     for p in &mut m.params {
                         self.type_ref(&mut p.ty);
@@ -164,6 +180,7 @@ impl<'a> Rewriter<'a> {
                     }
                     self.hidden.truncate(hidden);
                     self.vars.truncate(vars);
+                    self.tvars.truncate(tvars);
                 }
                 Member::Constructor(k) => {
                     if let (true, Some(name)) = (self.apply, ctor) {
@@ -195,8 +212,42 @@ impl<'a> Rewriter<'a> {
         }
     }
 
-    /// A type as written.
+    /// Put type variables `names` in scope; those with a bound in `bounds` get their
+    /// erasure: the first bound, resolved, without its generic arguments (JLS 4.6).
+    fn bind_type_vars(&mut self, names: &[String], bounds: &[(String, TypeRef)]) {
+        let first = self.tvars.len();
+        self.tvars.extend(names.iter().map(|n| (n.clone(), None)));
+        for (name, bound) in bounds {
+            let mut erased = bound.clone();
+            self.type_ref(&mut erased);
+            if let TypeKind::Named { args, .. } = &mut erased.kind {
+                args.clear();
+            }
+            if let Some(slot) = self.tvars[first..].iter_mut().find(|(n, _)| n == name) {
+                slot.1 = Some(erased);
+            }
+        }
+    }
+
+    /// A type as written. A bounded type variable is written as its erasure when applying:
+    /// the type the JVM's descriptors and casts use for it.
     pub fn type_ref(&mut self, t: &mut TypeRef) {
+        if let TypeKind::Named {
+            name,
+            qualifier,
+            args,
+        } = &t.kind
+        {
+            if qualifier.is_empty() && args.is_empty() {
+                let bound = self.tvars.iter().rev().find(|(n, _)| n == name);
+                if let Some((_, erased)) = bound {
+                    if let (true, Some(erased)) = (self.apply, erased) {
+                        t.kind = erased.kind.clone();
+                    }
+                    return;
+                }
+            }
+        }
         match &mut t.kind {
             TypeKind::Array(inner) => self.type_ref(inner),
             TypeKind::Named {
@@ -221,19 +272,21 @@ impl<'a> Rewriter<'a> {
     }
 
     fn block(&mut self, b: &mut Block) {
-        let (hidden, vars) = (self.hidden.len(), self.vars.len());
+        let (hidden, vars, tvars) = (self.hidden.len(), self.vars.len(), self.tvars.len());
         for s in &mut b.stmts {
             self.stmt(s);
         }
         self.hidden.truncate(hidden);
         self.vars.truncate(vars);
+        self.tvars.truncate(tvars);
     }
 
     fn scoped(&mut self, s: &mut Stmt) {
-        let (hidden, vars) = (self.hidden.len(), self.vars.len());
+        let (hidden, vars, tvars) = (self.hidden.len(), self.vars.len(), self.tvars.len());
         self.stmt(s);
         self.hidden.truncate(hidden);
         self.vars.truncate(vars);
+        self.tvars.truncate(tvars);
     }
 
     fn stmt(&mut self, s: &mut Stmt) {

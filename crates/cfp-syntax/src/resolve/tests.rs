@@ -177,3 +177,17 @@ fn a_package_qualified_library_class_is_not_a_program_class_of_its_name() {
         "{dump}"
     );
 }
+
+#[test]
+fn a_bounded_type_variable_is_written_as_its_erasure() {
+    insta::assert_snapshot!(resolved(&[
+        (
+            "dec/Buffer.java",
+            "package dec;\npublic class Buffer { public void release() {} }\n",
+        ),
+        (
+            "dec/Decoder.java",
+            "package dec;\nimport java.util.ArrayDeque;\nabstract class Decoder<I, O extends Buffer & Comparable<O>> {\n  ArrayDeque<O> queue;\n  O[] all;\n  void drop(O o) { o.release(); queue.removeFirst().release(); }\n  I keep(I i) { return i; }\n  <T extends Buffer> T pass(T t) { return t; }\n  <O> O shadow(O o) { return o; }\n  void local() {\n    class O { }\n    O o = new O();\n  }\n}\n",
+        ),
+    ]));
+}
