@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// The name of `java.lang.Object`, above every class.
+pub(super) const OBJECT: &str = "Object";
+
 /// Methods of the boxed types (`Integer`, `Boolean`, …), whose values are primitive here.
 const BOXED_METHODS: &[&str] = &[
     "intValue",
@@ -454,7 +457,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// Whether a receiver of the library type `ty` is never an object of the class of any
     /// of `terminals`' receivers: `ty` is a library class of known superclasses
     /// ([`crate::classes::library`]), each receiver's class is a class (not an interface)
-    /// of the program's models or of that table, and it is neither `ty` nor among `ty`'s
+    /// of the program's models whose superclasses are all known, or of that table, and it
+    /// is neither `ty` nor among `ty`'s
     /// superclasses. (That `ty` is not among its superclasses is what made the call no
     /// API call in the first place.)
     fn unrelated_to_api(&self, ty: &str, terminals: &[crate::ir::TerminalId]) -> bool {
@@ -471,8 +475,25 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             else {
                 return false;
             };
+            // A class of the program or its models whose superclasses are all known (a
+            // library superclass could be a subclass of `ty`), or a class of the table.
             let is_class = match self.cx.table.class_written(w) {
-                Some(c) => !self.cx.table.classes[c.index()].decl.is_interface,
+                Some(c) => {
+                    let chain = self.cx.table.superclass_chain(c);
+                    !self.cx.table.classes[c.index()].decl.is_interface
+                        && chain.last().is_some_and(|top| {
+                            // A model's base stands for no superclass: a model declares
+                            // the library class's superclasses it has.
+                            self.cx.table.classes[top.index()]
+                                .decl
+                                .extends
+                                .as_ref()
+                                .is_none_or(|t| {
+                                    matches!(&t.kind, cfp_syntax::ast::TypeKind::Named { name, .. }
+                                        if name == crate::models::MODEL_BASE)
+                                })
+                        })
+                }
                 None => crate::classes::library::is_listed_class(w),
             };
             is_class
@@ -495,6 +516,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             return ret;
         };
         if !md.type_params.iter().any(|p| p == var) {
+            return ret;
+        }
+        // Bound only by parameters of type exactly `T`: a `List<T>` or `T...` also binds
+        // it, to a type this cannot see.
+        let exactly = |t: &cfp_syntax::ast::TypeRef| {
+            matches!(&t.kind, cfp_syntax::ast::TypeKind::Named { name, qualifier, args }
+                if name == var && qualifier.is_empty() && args.is_empty())
+        };
+        if md
+            .params
+            .iter()
+            .any(|p| mentions(&p.ty, var) && !exactly(&p.ty))
+        {
             return ret;
         }
         let mut bound: Option<Type> = None;
@@ -706,8 +740,14 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             if is_event {
                 return self.unknown_result(dest, want_result, want, span);
             }
-            // A class of the program below an outside type, or a closure, may run it.
+            // A class of the program below an outside type, or a closure, may run it; a
+            // value of a type variable's type may be of any class.
             if let Type::External(n) = &rty {
+                let n = if self.cx.type_vars.contains(n) {
+                    OBJECT
+                } else {
+                    n.as_str()
+                };
                 if let Some(r) = self.outside_type_dispatch(
                     &recv,
                     n,
@@ -855,4 +895,18 @@ pub(super) fn with_receiver(
         .chain(tys.iter().cloned())
         .collect();
     (all, all_tys)
+}
+
+/// Whether type `t` as written mentions the type variable `var` (itself, in an array, or in
+/// a generic argument).
+fn mentions(t: &cfp_syntax::ast::TypeRef, var: &str) -> bool {
+    match &t.kind {
+        cfp_syntax::ast::TypeKind::Named {
+            name,
+            qualifier,
+            args,
+        } => (name == var && qualifier.is_empty()) || args.iter().any(|a| mentions(a, var)),
+        cfp_syntax::ast::TypeKind::Array(inner) => mentions(inner, var),
+        _ => false,
+    }
 }

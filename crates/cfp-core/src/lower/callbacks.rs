@@ -153,7 +153,8 @@ struct Pick {
 
 impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// The program's implementations of `name`/`arity` for a receiver of the outside
-    /// type `ty`: for each concrete class of the program below `ty` that has (or
+    /// type `ty` (every class is below `Object`): for each concrete class of the program
+    /// below `ty` that has (or
     /// inherits from a class of the program) such a method, that method with the class.
     pub(super) fn outside_type_implementations(
         &self,
@@ -171,7 +172,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             if info.decl.is_interface || info.decl.modifiers.is_abstract {
                 continue;
             }
-            if !t.supertype_names(c).iter().any(|n| n == ty) {
+            if ty != super::call::OBJECT && !t.supertype_names(c).iter().any(|n| n == ty) {
                 continue;
             }
             let mut cur = Some(c);

@@ -34,6 +34,7 @@ pub(super) fn eager_order(table: &ClassTable<'_>) -> Vec<Option<usize>> {
                 locals: Vec::new(),
                 fresh_statics: Vec::new(),
                 program_names: Vec::new(),
+                branches: 0,
             };
             check.class_ok().then_some(check.deps)
         })
@@ -92,6 +93,8 @@ struct Check<'t, 'a> {
     /// program: a call on it, or library code handed it (which may call it back), would
     /// run code of the program.
     program_names: Vec<String>,
+    /// How many conditional branches (`if`, `?:`, `&&`, `||`) enclose the code checked.
+    branches: usize,
 }
 
 impl Check<'_, '_> {
@@ -148,9 +151,14 @@ impl Check<'_, '_> {
                 then_branch,
                 else_branch,
             } => {
-                self.expr(cond)
-                    && self.stmt(then_branch)
-                    && else_branch.as_ref().is_none_or(|e| self.stmt(e))
+                if !self.expr(cond) {
+                    return false;
+                }
+                self.branches += 1;
+                let ok =
+                    self.stmt(then_branch) && else_branch.as_ref().is_none_or(|e| self.stmt(e));
+                self.branches -= 1;
+                ok
             }
             _ => false,
         }
@@ -162,17 +170,56 @@ impl Check<'_, '_> {
             && !self.locals.iter().any(|l| l == name)
     }
 
+    /// The class (or interface) that declares the static field `name` seen from `c`.
+    fn declarer(&self, c: ClassId, name: &str) -> Option<ClassId> {
+        self.table.ancestors(c).into_iter().find(|a| {
+            self.table.classes[a.index()]
+                .statics
+                .iter()
+                .any(|(n, _)| n == name)
+        })
+    }
+
+    /// Is `name` a static field this class declares (not a local)?
+    fn declared_here(&self, name: &str) -> bool {
+        !self.locals.iter().any(|l| l == name)
+            && self.declarer(self.class, name) == Some(self.class)
+    }
+
+    /// May the static field `name` seen from `c` be read early? This class's own fields
+    /// (no other code runs before its initialiser); another class's only when `final`
+    /// (code that runs before the first use could assign any other), and that class is
+    /// initialised first.
+    fn readable_static(&mut self, c: ClassId, name: &str) -> bool {
+        let Some(d) = self.declarer(c, name) else {
+            return false;
+        };
+        if d == self.class {
+            return true;
+        }
+        self.deps.push(d);
+        let decl = self.table.classes[d.index()].decl;
+        decl.members.iter().any(|m| {
+            matches!(m, Member::Field(f)
+                if (f.modifiers.is_final || decl.is_interface)
+                    && f.declarators.iter().any(|v| v.name.name == name))
+        })
+    }
+
     /// Can `e` be evaluated early, without failing, looping, or touching other state?
     fn expr(&mut self, e: &ast::Expr) -> bool {
         match &e.kind {
             _ if is_literal(e) => true,
-            ExprKind::Name(id) => self.locals.contains(&id.name) || self.own_static(&id.name),
+            ExprKind::Name(id) => {
+                self.locals.contains(&id.name)
+                    || (self.own_static(&id.name) && self.readable_static(self.class, &id.name))
+            }
             ExprKind::Field { target, name } => match self.class_named(target) {
-                Some(Some(c)) if c == self.class => self.own_static(&name.name),
                 Some(Some(c)) => {
-                    let ok = self.table.lookup_static(c, &name.name).is_some();
-                    self.deps.push(c);
-                    ok
+                    if c != self.class {
+                        self.deps.push(c);
+                    }
+                    self.readable_static(c, &name.name)
                 }
                 // A static field of a class outside the program: an arbitrary value.
                 Some(None) => true,
@@ -220,13 +267,28 @@ impl Check<'_, '_> {
             ExprKind::Unary { operand, .. } | ExprKind::Cast { operand, .. } => self.expr(operand),
             ExprKind::InstanceOf { operand, .. } => self.expr(operand),
             ExprKind::Binary { op, lhs, rhs } => {
-                !matches!(op, BinaryOp::Div | BinaryOp::Rem) && self.expr(lhs) && self.expr(rhs)
+                if matches!(op, BinaryOp::Div | BinaryOp::Rem) || !self.expr(lhs) {
+                    return false;
+                }
+                let conditional = matches!(op, BinaryOp::And | BinaryOp::Or);
+                self.branches += usize::from(conditional);
+                let ok = self.expr(rhs);
+                self.branches -= usize::from(conditional);
+                ok
             }
             ExprKind::Conditional {
                 cond,
                 then_expr,
                 else_expr,
-            } => self.expr(cond) && self.expr(then_expr) && self.expr(else_expr),
+            } => {
+                if !self.expr(cond) {
+                    return false;
+                }
+                self.branches += 1;
+                let ok = self.expr(then_expr) && self.expr(else_expr);
+                self.branches -= 1;
+                ok
+            }
             ExprKind::Assign { op, target, value } => {
                 let ok = self.assignable(target) && self.expr(value);
                 let name = match &target.kind {
@@ -235,7 +297,9 @@ impl Check<'_, '_> {
                     _ => None,
                 };
                 if let Some(name) = name {
-                    if ok && op.is_none() && is_fresh(value) {
+                    // Non-null from here on only when certainly assigned a new object.
+                    self.fresh_statics.retain(|f| f != name);
+                    if ok && op.is_none() && is_fresh(value) && self.branches == 0 {
                         self.fresh_statics.push(name.clone());
                     }
                     if self.maybe_program(value) {
@@ -253,12 +317,14 @@ impl Check<'_, '_> {
         }
     }
 
+    /// A local, or a static field this class declares (a superclass's is another class's
+    /// state).
     fn assignable(&mut self, target: &ast::Expr) -> bool {
         match &target.kind {
-            ExprKind::Name(id) => self.locals.contains(&id.name) || self.own_static(&id.name),
+            ExprKind::Name(id) => self.locals.contains(&id.name) || self.declared_here(&id.name),
             ExprKind::Field { target: t, name } => {
                 matches!(self.class_named(t), Some(Some(c)) if c == self.class)
-                    && self.own_static(&name.name)
+                    && self.declared_here(&name.name)
             }
             _ => false,
         }
@@ -587,7 +653,7 @@ mod tests {
         // Enum constants with simple constructors; a class reading another eager class.
         let o = order(
             "class Main { static Mode m = Mode.A; } \
-             class Mode { static Mode A = new Mode(1); static Mode B = new Mode(2); \
+             class Mode { static final Mode A = new Mode(1); static final Mode B = new Mode(2); \
              int k; Mode(int k) { this.k = k; } }",
         );
         let (main, mode) = (o[0].1, o[1].1);
@@ -606,6 +672,45 @@ mod tests {
             ["L"]
         );
         assert!(lazy("class L { static java.util.List<String> l = new java.util.ArrayList<>(); static { l.add(\"a\"); } }").is_empty());
+    }
+
+    #[test]
+    fn state_code_may_change_before_the_first_use_makes_the_class_lazy() {
+        // Another class's static that is not final; a superclass's; an interface's (its
+        // interface is a dependency).
+        assert_eq!(
+            lazy(
+                "class Cfg { static boolean on; static final boolean OFF = false; } \
+                 class Snap { static boolean was = Cfg.on; } \
+                 class Snap2 { static boolean was = Cfg.OFF; } \
+                 class Sub extends Cfg { static boolean mine = on; }"
+            ),
+            ["Snap", "Sub"]
+        );
+        assert_eq!(
+            lazy(
+                "class S { static boolean armed; } class A extends S { static { armed = true; } }"
+            ),
+            ["A"]
+        );
+        assert_eq!(
+            lazy(
+                "interface I { boolean F = Main.mark(); } class A implements I { static boolean f = F; } \
+                 class Main { static boolean mark() { return true; } }"
+            ),
+            ["I", "A"]
+        );
+        // A static that may be null again, or is a new object on one branch only, is no
+        // receiver that cannot fail.
+        assert_eq!(
+            lazy(
+                "class A { static String s = new String(\"x\"); static int n; \
+                   static { s = null; n = s.length(); } } \
+                 class B { static StringBuilder sb; static int n; \
+                   static { if (n == 0) sb = new StringBuilder(); sb.append(1); } }"
+            ),
+            ["A", "B"]
+        );
     }
 
     #[test]

@@ -408,6 +408,9 @@ struct ProgramLowerer<'a> {
     /// The library classes of known superclasses the program names
     /// ([`crate::classes::library`]).
     library_classes: Vec<(&'static str, &'static [&'static str])>,
+    /// The names of the program's type variables: a value of such a type (`T` unbounded, or
+    /// a parameter's) may be an object of any class.
+    type_vars: std::collections::BTreeSet<String>,
 }
 
 impl<'a> ProgramLowerer<'a> {
@@ -543,6 +546,7 @@ impl<'a> ProgramLowerer<'a> {
             methods: vec![Default::default(); table.methods.len()],
             ..Survey::default()
         };
+        let type_vars = type_variables(&table);
         ProgramLowerer {
             diags: table.diagnostics.clone(),
             table,
@@ -554,6 +558,7 @@ impl<'a> ProgramLowerer<'a> {
             approx_sites: Vec::new(),
             static_imports: unit.imports.iter().any(|i| i.starts_with("static ")),
             library_classes: crate::classes::library::named_by(&unit.imports),
+            type_vars,
             outside_names: Vec::new(),
             stage,
             survey,
@@ -793,4 +798,14 @@ fn is_simple(e: &ast::Expr) -> bool {
 
 fn is_class_like(name: &str) -> bool {
     name.chars().next().is_some_and(char::is_uppercase)
+}
+
+/// The names of the type variables the program's classes and methods declare.
+fn type_variables(table: &ClassTable<'_>) -> std::collections::BTreeSet<String> {
+    let classes = table.classes.iter().flat_map(|c| c.decl.type_params.iter());
+    let methods = table.methods.iter().flat_map(|m| match &m.source {
+        MethodSource::Method(md) => md.type_params.as_slice(),
+        _ => &[],
+    });
+    classes.chain(methods).cloned().collect()
 }

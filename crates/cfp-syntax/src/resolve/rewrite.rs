@@ -25,6 +25,10 @@ pub(super) struct Rewriter<'a> {
     /// The type variables in scope, innermost last, each with its erasure when it has a
     /// bound (already resolved).
     tvars: Vec<(String, Option<TypeRef>)>,
+    /// False while a parameter's type is walked: parameters keep their type variables,
+    /// which is how overriding methods are matched (javac's bridge methods make
+    /// `put(T t)` of `Sink<T extends Frame>` override `put(T t)` of `Base<T>`).
+    erase: bool,
     /// Variables in scope (locals, parameters, fields of local and anonymous classes).
     vars: Vec<String>,
     /// Methods of the local and anonymous classes around the code.
@@ -41,6 +45,7 @@ impl<'a> Rewriter<'a> {
             chain: Vec::new(),
             hidden: Vec::new(),
             tvars: Vec::new(),
+            erase: true,
             vars: Vec::new(),
             local_methods: Vec::new(),
         }
@@ -169,7 +174,7 @@ impl<'a> Rewriter<'a> {
                     self.bind_type_vars(&m.type_params, &m.type_bounds);
                     self.type_ref(&mut m.ret);
                     for p in &mut m.params {
-                        self.type_ref(&mut p.ty);
+                        self.param_type(&mut p.ty);
                         self.vars.push(p.name.name.clone());
                     }
                     for t in &mut m.throws {
@@ -188,7 +193,7 @@ impl<'a> Rewriter<'a> {
                     }
                     let vars = self.vars.len();
                     for p in &mut k.params {
-                        self.type_ref(&mut p.ty);
+                        self.param_type(&mut p.ty);
                         self.vars.push(p.name.name.clone());
                     }
                     for t in &mut k.throws {
@@ -229,8 +234,15 @@ impl<'a> Rewriter<'a> {
         }
     }
 
-    /// A type as written. A bounded type variable is written as its erasure when applying:
-    /// the type the JVM's descriptors and casts use for it.
+    /// A parameter's type: resolved, its type variables kept.
+    fn param_type(&mut self, t: &mut TypeRef) {
+        self.erase = false;
+        self.type_ref(t);
+        self.erase = true;
+    }
+
+    /// A type as written. A bounded type variable is written as its erasure when applying
+    /// (but in a parameter's type): the type the JVM's casts use for it.
     pub fn type_ref(&mut self, t: &mut TypeRef) {
         if let TypeKind::Named {
             name,
@@ -241,7 +253,7 @@ impl<'a> Rewriter<'a> {
             if qualifier.is_empty() && args.is_empty() {
                 let bound = self.tvars.iter().rev().find(|(n, _)| n == name);
                 if let Some((_, erased)) = bound {
-                    if let (true, Some(erased)) = (self.apply, erased) {
+                    if let (true, true, Some(erased)) = (self.apply, self.erase, erased) {
                         t.kind = erased.kind.clone();
                     }
                     return;
@@ -670,7 +682,7 @@ impl<'a> Rewriter<'a> {
             ClosureCode::Lambda { params, body } => {
                 for p in params {
                     if let Some(t) = &mut p.ty {
-                        self.type_ref(t);
+                        self.param_type(t);
                     }
                     self.vars.push(p.name.name.clone());
                 }
