@@ -172,7 +172,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             if info.decl.is_interface || info.decl.modifiers.is_abstract {
                 continue;
             }
-            if ty != super::call::OBJECT && !t.supertype_names(c).iter().any(|n| n == ty) {
+            if ty != super::generics::OBJECT && !t.supertype_names(c).iter().any(|n| n == ty) {
                 continue;
             }
             let mut cur = Some(c);

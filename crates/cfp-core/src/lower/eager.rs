@@ -383,11 +383,7 @@ impl Check<'_, '_> {
     /// so far (statics start null); another class's static by its declared type.
     fn static_or_local_maybe_program(&self, c: ClassId, name: &str) -> bool {
         let own = c == self.class
-            && (self.locals.iter().any(|l| l == name)
-                || self.table.classes[c.index()]
-                    .statics
-                    .iter()
-                    .any(|(n, _)| n == name));
+            && (self.locals.iter().any(|l| l == name) || self.declarer(c, name) == Some(c));
         if own {
             return self.program_names.iter().any(|n| n == name);
         }

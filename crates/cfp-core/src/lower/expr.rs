@@ -523,3 +523,35 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         )
     }
 }
+
+/// Whether lowering `e` may have an effect: a call, allocation, assignment, closure or
+/// switch anywhere in it.
+pub(super) fn has_effects(e: &ast::Expr) -> bool {
+    use ExprKind::*;
+    match &e.kind {
+        Call { .. } | New { .. } | Assign { .. } | IncDec { .. } | Closure(_) | Switch(_) => true,
+        _ => e.children().into_iter().any(has_effects),
+    }
+}
+
+/// Simple: lowering it has no observable effect — no call, allocation, assignment or null
+/// check; at most havocs of fresh temporaries (opaque literals). Such an operand of `&&`,
+/// `||` or `?:` may be evaluated unconditionally.
+pub(super) fn is_simple(e: &ast::Expr) -> bool {
+    use ExprKind::*;
+    match &e.kind {
+        Int { .. } | Float(_) | String(_) | Bool(_) | Null | Char(_) | Nondet | Name(_) | This => {
+            true
+        }
+        Unary { operand, .. } | Cast { operand, .. } | InstanceOf { operand, .. } => {
+            is_simple(operand)
+        }
+        Binary { lhs, rhs, .. } => is_simple(lhs) && is_simple(rhs),
+        Conditional {
+            cond,
+            then_expr,
+            else_expr,
+        } => is_simple(cond) && is_simple(then_expr) && is_simple(else_expr),
+        _ => false,
+    }
+}

@@ -87,7 +87,9 @@ mod eager;
 mod entry;
 mod exceptions;
 mod expr;
+use expr::has_effects;
 mod facts;
+mod generics;
 mod handoff;
 mod init;
 mod instantiated;
@@ -546,7 +548,7 @@ impl<'a> ProgramLowerer<'a> {
             methods: vec![Default::default(); table.methods.len()],
             ..Survey::default()
         };
-        let type_vars = type_variables(&table);
+        let type_vars = generics::type_variables(&table);
         ProgramLowerer {
             diags: table.diagnostics.clone(),
             table,
@@ -766,46 +768,6 @@ fn new_method_lowerer<'c, 'a>(
     fb
 }
 
-fn has_effects(e: &ast::Expr) -> bool {
-    use ExprKind::*;
-    match &e.kind {
-        Call { .. } | New { .. } | Assign { .. } | IncDec { .. } | Closure(_) | Switch(_) => true,
-        _ => e.children().into_iter().any(has_effects),
-    }
-}
-
-/// Simple: lowering it has no observable effect — no call, allocation, assignment or null
-/// check; at most havocs of fresh temporaries (opaque literals). Such an operand of `&&`,
-/// `||` or `?:` may be evaluated unconditionally.
-fn is_simple(e: &ast::Expr) -> bool {
-    use ExprKind::*;
-    match &e.kind {
-        Int { .. } | Float(_) | String(_) | Bool(_) | Null | Char(_) | Nondet | Name(_) | This => {
-            true
-        }
-        Unary { operand, .. } | Cast { operand, .. } | InstanceOf { operand, .. } => {
-            is_simple(operand)
-        }
-        Binary { lhs, rhs, .. } => is_simple(lhs) && is_simple(rhs),
-        Conditional {
-            cond,
-            then_expr,
-            else_expr,
-        } => is_simple(cond) && is_simple(then_expr) && is_simple(else_expr),
-        _ => false,
-    }
-}
-
 fn is_class_like(name: &str) -> bool {
     name.chars().next().is_some_and(char::is_uppercase)
-}
-
-/// The names of the type variables the program's classes and methods declare.
-fn type_variables(table: &ClassTable<'_>) -> std::collections::BTreeSet<String> {
-    let classes = table.classes.iter().flat_map(|c| c.decl.type_params.iter());
-    let methods = table.methods.iter().flat_map(|m| match &m.source {
-        MethodSource::Method(md) => md.type_params.as_slice(),
-        _ => &[],
-    });
-    classes.chain(methods).cloned().collect()
 }

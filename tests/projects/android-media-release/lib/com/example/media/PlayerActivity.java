@@ -7,7 +7,10 @@ import android.os.Bundle;
 import android.os.PowerManager;
 import android.view.Surface;
 
-/** Holds a wake lock while in the foreground and releases its media objects on pause. */
+/**
+ * Holds a wake lock while in the foreground and releases its media objects on pause; its
+ * frame comes from the project's `Frames`.
+ */
 public class PlayerActivity extends Activity {
     private PowerManager.WakeLock wakeLock;
     private MediaCodec codec;
@@ -20,7 +23,7 @@ public class PlayerActivity extends Activity {
         super.onCreate(savedInstanceState);
         PowerManager pm = (PowerManager) getSystemService(Context.POWER_SERVICE);
         wakeLock = pm.newWakeLock(PowerManager.PARTIAL_WAKE_LOCK, "media");
-        frames.offer(new Frame());
+        frames.offer(Frames.first(pm));
     }
 
     @Override
