@@ -5,11 +5,12 @@
 //! `SOURCES_DIR` holds the applications' git repositories, each as `OWNER+NAME/repo` (the
 //! layout of a mirror) or `OWNER+NAME` (a clone or a bare repository): `google+ExoPlayer`,
 //! `connectbot+connectbot`, `Netflix+Hystrix`, `google+guice`, `bitcoinj+bitcoinj`,
-//! `bumptech+glide`, `facebook+litho`, `apache+hadoop`, and the paper's benchmark
-//! repository `utopia-group+cfp-checker-bench-slicer` (the ExoPlayer fix is its patch).
-//! CI never needs them. For each row the source directories the paper analysed are
-//! extracted at the paper's commit into `SOURCES_DIR/trees/ROW` (once), and the release
-//! `cfp check` runs on the whole directories with the row's harness — the paper's
+//! `bumptech+glide`, `Tamsiree+RxTool`, `facebook+litho`, `apache+hadoop-mapreduce`, and
+//! the paper's benchmark repository `utopia-group+cfp-checker-bench-slicer` (the ExoPlayer
+//! fix is its patch). CI never needs them. For each row the source directories the paper
+//! analysed are extracted at the paper's commit (for RxTool and Hadoop, the nearest code
+//! that runs here: see each row's `instead`) into `SOURCES_DIR/trees/ROW` (once), and the
+//! release `cfp check` runs on the whole directories with the row's harness — the paper's
 //! harnesses rewritten in the program language (`tests/paper/harnesses/ROW`), or the
 //! built-in `android-activity` harness where the paper's harness is that lifecycle — and
 //! the row's protocol. Wall time and peak memory (`VmHWM`) are measured here; the
@@ -51,6 +52,8 @@ struct Row {
     driver: Driver,
     /// A patch of the benchmark repository applied to the extracted tree.
     patch: Option<&'static str>,
+    /// What the row runs on instead of the paper's code, when that cannot run here.
+    instead: Option<&'static str>,
     paper: Paper,
 }
 
@@ -93,6 +96,7 @@ const ROWS: &[Row] = &[
         dirs: EXO_DIRS,
         driver: Driver::Activity,
         patch: None,
+        instead: None,
         paper: paper("Cex", 63.8, 27, "2/6", 40),
     },
     Row {
@@ -104,6 +108,7 @@ const ROWS: &[Row] = &[
         dirs: EXO_DIRS,
         driver: Driver::Activity,
         patch: Some(EXO_FIX),
+        instead: None,
         paper: paper("Safe", 35.2, 20, "1/4", 44),
     },
     Row {
@@ -115,6 +120,7 @@ const ROWS: &[Row] = &[
         dirs: EXO_DIRS,
         driver: Driver::Activity,
         patch: None,
+        instead: None,
         paper: paper("Cex", 66.6, 24, "2/6", 40),
     },
     Row {
@@ -126,6 +132,7 @@ const ROWS: &[Row] = &[
         dirs: EXO_DIRS,
         driver: Driver::Activity,
         patch: Some(EXO_FIX),
+        instead: None,
         paper: paper("Safe", 47.0, 20, "2/6", 39),
     },
     Row {
@@ -137,6 +144,7 @@ const ROWS: &[Row] = &[
         dirs: &["src"],
         driver: Driver::Activity,
         patch: None,
+        instead: None,
         paper: paper("Cex", 392.0, 42, "3/9", 107),
     },
     Row {
@@ -148,6 +156,7 @@ const ROWS: &[Row] = &[
         dirs: &["src"],
         driver: Driver::Activity,
         patch: None,
+        instead: None,
         paper: paper("Safe", 2336.5, 48, "3/12", 133),
     },
     Row {
@@ -159,6 +168,7 @@ const ROWS: &[Row] = &[
         dirs: &["hystrix-core/src/main/java"],
         driver: Driver::Files,
         patch: None,
+        instead: None,
         paper: paper("Safe", 20.7, 9, "1/3", 21),
     },
     Row {
@@ -170,6 +180,7 @@ const ROWS: &[Row] = &[
         dirs: &["core/src"],
         driver: Driver::Files,
         patch: None,
+        instead: None,
         paper: paper("Safe", 221.5, 25, "3/9", 92),
     },
     Row {
@@ -181,6 +192,7 @@ const ROWS: &[Row] = &[
         dirs: &["core/src/main/java"],
         driver: Driver::Files,
         patch: None,
+        instead: None,
         paper: paper("Safe", 3175.3, 79, "1/5", 115),
     },
     Row {
@@ -192,6 +204,7 @@ const ROWS: &[Row] = &[
         dirs: &["library/src/main/java"],
         driver: Driver::Files,
         patch: None,
+        instead: None,
         paper: paper("Safe", 562.6, 8, "1/3", 19),
     },
     Row {
@@ -199,12 +212,17 @@ const ROWS: &[Row] = &[
         api: "Canvas",
         spec: "canvas",
         repo: "Tamsiree/RxTool",
-        commit: "dcf01a2752b0fbcd5d8b1cc7d3591f2fb54835e9",
-        // The paper analysed Java stubs a Kotlin build generated (kapt); the repository
-        // has no Java sources of those classes at that commit.
-        dirs: &[],
+        // The paper analysed the Kotlin classes of commit dcf01a27 (through the Java stubs
+        // and bytecode of a build). Four days before it, the same classes were still Java,
+        // in the package `progressing` (later renamed `loadingview`).
+        commit: "0c0cf5618b28fddb1df73ae3861b127832675019",
+        dirs: &["RxUI/src/main/java"],
         driver: Driver::Files,
         patch: None,
+        instead: Some(
+            "the classes' last Java version (0c0cf561, 4 days before the paper's Kotlin \
+             commit dcf01a27; package `progressing`, later `loadingview`): RxUI's Java files",
+        ),
         paper: paper("Safe", 56.4, 1, "1/1", 3),
     },
     Row {
@@ -216,17 +234,27 @@ const ROWS: &[Row] = &[
         dirs: &["litho-core/src/main/java"],
         driver: Driver::Files,
         patch: None,
+        instead: None,
         paper: paper("Safe", 14.4, 5, "1/3", 11),
     },
     Row {
         id: "hadoop",
         api: "Json",
         spec: "json",
-        repo: "apache/hadoop",
-        commit: "3612317038196ee0cb6d7204056d54b7a7ed8bf7",
-        dirs: &["hadoop-mapreduce-project/hadoop-mapreduce-client/hadoop-mapreduce-client-core/src/main/java"],
+        // The paper analysed hadoop-mapreduce-client-core at apache/hadoop 36123170, a
+        // repository larger than can be fetched here. The same class, `QueueManager`, with
+        // the same `dumpConfiguration` writing JSON, is in the MapReduce source tree of
+        // apache/hadoop-mapreduce (Jackson 1's `JsonGenerator`, of the same methods).
+        repo: "apache/hadoop-mapreduce",
+        commit: "307cb5b316e10defdbbc228d8cdcdb627191ea15",
+        dirs: &["src/java"],
         driver: Driver::Files,
         patch: None,
+        instead: Some(
+            "apache/hadoop is too large to fetch here: the MapReduce tree of \
+             apache/hadoop-mapreduce (307cb5b3, 2011), whose `QueueManager.dumpConfiguration` \
+             the paper's harness calls",
+        ),
         paper: paper("Safe", 140.2, 49, "1/4", 65),
     },
     Row {
@@ -238,6 +266,7 @@ const ROWS: &[Row] = &[
         dirs: HYSTRIX_JSON,
         driver: Driver::Files,
         patch: None,
+        instead: None,
         paper: paper("Safe", 64.4, 48, "2/4", 62),
     },
     Row {
@@ -249,6 +278,7 @@ const ROWS: &[Row] = &[
         dirs: HYSTRIX_JSON,
         driver: Driver::Files,
         patch: None,
+        instead: None,
         paper: paper("Safe", 24.2, 31, "1/4", 55),
     },
 ];
@@ -330,19 +360,18 @@ pub fn bench_paper(args: &[String]) -> Result<(), Failed> {
 /// The git directory of `repo` (`owner/name`) under `sources`.
 fn git_dir(sources: &Path, repo: &str) -> Option<PathBuf> {
     let base = sources.join(repo.replace('/', "+"));
-    [base.join("repo"), base.clone()]
-        .into_iter()
-        .find(|d| d.join("HEAD").is_file() || d.join(".git").exists())
+    [
+        base.join("repo"),
+        base.join("repo/.git"),
+        base.clone(),
+        base.join(".git"),
+    ]
+    .into_iter()
+    .find(|d| d.join("HEAD").is_file() && d.join("objects").is_dir())
 }
 
 /// Extract the row's directories at its commit (and apply its patch), once.
 fn prepare_tree(sources: &Path, row: &Row) -> Result<PathBuf, String> {
-    if row.dirs.is_empty() {
-        return Err(
-            "no Java sources at the paper's commit (Kotlin; the paper used kapt stubs of a build)"
-                .into(),
-        );
-    }
     let git = git_dir(sources, row.repo)
         .ok_or_else(|| format!("{} is not in {}", row.repo, sources.display()))?;
     let tree = sources.join("trees").join(row.id);
@@ -401,6 +430,18 @@ fn prepare_tree(sources: &Path, row: &Row) -> Result<PathBuf, String> {
     Ok(tree)
 }
 
+/// The class of a harness directory's only `.java` file (its stem), if it has one.
+fn harness_class(dir: &Path) -> Option<String> {
+    let mut stems = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()));
+    let first = stems.next()?;
+    stems.next().is_none().then_some(first)
+}
+
 /// Run the release `cfp check` on the row's tree, measuring wall time and peak memory.
 fn check(cfp: &Path, z3: &Path, row: &Row, tree: &Path, timeout: u64) -> Outcome {
     let mut cmd = Command::new(cfp);
@@ -410,7 +451,12 @@ fn check(cfp: &Path, z3: &Path, row: &Row, tree: &Path, timeout: u64) -> Outcome
     }
     match row.driver {
         Driver::Files => {
-            cmd.arg(root().join("tests/paper/harnesses").join(row.id));
+            let dir = root().join("tests/paper/harnesses").join(row.id);
+            // The harness's `main` is the entry (a tree may have `main` methods of its own).
+            if let Some(class) = harness_class(&dir) {
+                cmd.args(["--entry", &format!("{class}.main")]);
+            }
+            cmd.arg(dir);
         }
         Driver::Activity => {
             cmd.args(["--harness", "android-activity"]);
@@ -532,7 +578,12 @@ fn table_row(row: &Row, o: &Outcome) -> String {
         opt(o.lines),
         opt(o.classes),
         opt(o.peak_mb),
-        o.reason.clone().unwrap_or_default().replace('|', "/"),
+        row.instead
+            .into_iter()
+            .chain(o.reason.as_deref())
+            .collect::<Vec<_>>()
+            .join("; ")
+            .replace('|', "/"),
     );
     line
 }

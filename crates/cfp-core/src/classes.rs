@@ -171,6 +171,9 @@ pub struct ClassTable<'a> {
     pub methods: Vec<MethodSig<'a>>,
     /// Problems found (duplicate classes, cyclic inheritance, …).
     pub diagnostics: Vec<Diagnostic>,
+    /// Per class, [`Self::supertype_names`] once asked (the table does not change after
+    /// it is built; lowering asks for every class at every call of library code).
+    supertype_cache: Vec<std::sync::OnceLock<Vec<String>>>,
 }
 
 /// Names of `java.lang.Object`'s methods: external on every class.
@@ -185,6 +188,17 @@ pub const OBJECT_METHODS: &[&str] = &[
     "clone",
     "finalize",
 ];
+
+/// Whether `name`/`arity` is one of `java.lang.Object`'s final methods (`getClass()`,
+/// `notify()`, `notifyAll()`, `wait(…)`): no class can override them and the JVM runs
+/// them natively, so a call of one runs no code of the program and hands nothing to
+/// library code.
+pub fn is_final_object_method(name: &str, arity: usize) -> bool {
+    matches!(
+        (name, arity),
+        ("getClass" | "notify" | "notifyAll", 0) | ("wait", 0..=2)
+    )
+}
 
 impl<'a> ClassTable<'a> {
     /// The in-file class named `name` (first one if duplicated).
@@ -286,7 +300,7 @@ impl<'a> ClassTable<'a> {
                     .map_or_else(|| Type::External("Object".into()), Type::External)
             }
             (Type::Class(x), Type::External(n)) | (Type::External(n), Type::Class(x)) => {
-                if self.supertype_names(*x).contains(n) {
+                if self.supertypes_of(*x).contains(n) {
                     Type::External(n.clone())
                 } else {
                     Type::External("Object".into())
@@ -299,6 +313,20 @@ impl<'a> ClassTable<'a> {
 
     /// Names of all supertypes of `c`, itself included, in-file and external.
     pub fn supertype_names(&self, c: ClassId) -> Vec<String> {
+        self.supertypes_of(c).into_owned()
+    }
+
+    /// [`Self::supertype_names`], borrowed from the table's cache.
+    pub fn supertypes_of(&self, c: ClassId) -> std::borrow::Cow<'_, [String]> {
+        match self.supertype_cache.get(c.index()) {
+            Some(cell) => {
+                std::borrow::Cow::Borrowed(cell.get_or_init(|| self.compute_supertype_names(c)))
+            }
+            None => std::borrow::Cow::Owned(self.compute_supertype_names(c)),
+        }
+    }
+
+    fn compute_supertype_names(&self, c: ClassId) -> Vec<String> {
         let mut names: Vec<String> = Vec::new();
         for a in self.ancestors(c) {
             let info = &self.classes[a.index()];
@@ -350,7 +378,7 @@ impl<'a> ClassTable<'a> {
             (p, Type::Null) => p.is_ref(),
             (Type::Class(p), Type::Class(a)) => self.is_subclass(*a, *p),
             (Type::External(p), Type::Class(a)) => {
-                p == "Object" || self.supertype_names(*a).contains(p)
+                p == "Object" || self.supertypes_of(*a).contains(p)
             }
             (Type::External(p), Type::External(a)) => p == a || p == "Object",
             (Type::External(p), Type::Array(_)) => p == "Object",

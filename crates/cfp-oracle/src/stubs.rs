@@ -55,6 +55,7 @@ pub const STUBS: &[Stub] = &[
     stub!("BackupQueue"),
     stub!("BroadcastReceiver"),
     stub!("Bundle"),
+    stub!("Camera"),
     stub!("Canvas"),
     stub!("Context"),
     stub!("DiskStore"),

@@ -37,6 +37,7 @@ impl<'a> ClassTable<'a> {
             global_constants: Vec::new(),
             methods: Vec::new(),
             diagnostics: Vec::new(),
+            supertype_cache: Vec::new(),
         };
         t.methods.push(MethodSig {
             id: MethodId(0),
@@ -57,6 +58,7 @@ impl<'a> ClassTable<'a> {
         t.link_initializers();
         t.name_methods();
         t.class_defs();
+        t.supertype_cache = t.classes.iter().map(|_| Default::default()).collect();
         t
     }
 

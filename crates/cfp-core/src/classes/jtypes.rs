@@ -157,7 +157,7 @@ impl ClassTable<'_> {
             (_, JType::Ref(o)) if o == "Object" => a.is_ref(),
             (JType::Class(x), JType::Class(y)) => self.is_subclass(*x, *y),
             (JType::Class(x), JType::Ref(n)) => {
-                self.supertype_names(*x).contains(n)
+                self.supertypes_of(*x).contains(n)
                     || self.ancestors(*x).iter().any(|k| {
                         self.classes[k.index()].external_supers.iter().any(|e| {
                             super::jdk::ancestors(e).is_some_and(|ch| ch.contains(&n.as_str()))

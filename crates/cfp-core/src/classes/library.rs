@@ -19,6 +19,8 @@ pub const CLASSES: &[(&str, &str, &[&str])] = &[
     ("VelocityTracker", "android.view", &[]),
     ("SurfaceTexture", "android.graphics", &[]),
     ("Bitmap", "android.graphics", &[]),
+    ("Camera", "android.graphics", &[]),
+    ("Canvas", "android.graphics", &["BaseCanvas"]),
     (
         "AudioTrack",
         "android.media",
@@ -69,6 +71,14 @@ pub fn is_listed_class(name: &str) -> bool {
     CLASSES.iter().any(|(simple, _, _)| *simple == name)
 }
 
+/// The superclasses [`CLASSES`] lists for the class `name` (none for another name).
+pub fn listed_superclasses(name: &str) -> &'static [&'static str] {
+    CLASSES
+        .iter()
+        .find(|(simple, _, _)| *simple == name)
+        .map_or(&[], |(_, _, supers)| supers)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +102,12 @@ mod tests {
         for (i, (a, _, _)) in CLASSES.iter().enumerate() {
             assert!(CLASSES[i + 1..].iter().all(|(b, _, _)| a != b), "{a} twice");
         }
+    }
+
+    #[test]
+    fn listed_superclasses_are_those_of_the_table() {
+        assert_eq!(listed_superclasses("Canvas"), ["BaseCanvas"]);
+        assert!(listed_superclasses("Camera").is_empty());
+        assert!(listed_superclasses("NotInTheTable").is_empty());
     }
 }

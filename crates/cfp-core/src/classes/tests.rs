@@ -1,4 +1,4 @@
-use super::{ClassTable, Type};
+use super::{is_final_object_method, ClassTable, Type};
 
 fn table_of(
     src: &str,
@@ -91,4 +91,41 @@ fn implementations_cover_concrete_subclasses() {
     };
     assert_eq!(names(s), ["A.m", "C.m", "D.m"]);
     assert_eq!(names(a), ["A.m", "C.m"]);
+}
+
+#[test]
+fn only_objects_final_methods_are_final() {
+    for (name, arity) in [
+        ("getClass", 0),
+        ("notify", 0),
+        ("notifyAll", 0),
+        ("wait", 0),
+        ("wait", 1),
+        ("wait", 2),
+    ] {
+        assert!(is_final_object_method(name, arity), "{name}/{arity}");
+    }
+    // Overridable, or another arity (a program's own overload).
+    for (name, arity) in [
+        ("equals", 1),
+        ("hashCode", 0),
+        ("toString", 0),
+        ("getClass", 1),
+        ("wait", 3),
+        ("clone", 0),
+    ] {
+        assert!(!is_final_object_method(name, arity), "{name}/{arity}");
+    }
+}
+
+#[test]
+fn supertype_names_are_cached_and_equal_to_a_fresh_computation() {
+    let (unit, _) = table_of(
+        "interface I {}\nclass A implements I {}\nclass B extends A implements Runnable {}\n",
+    );
+    let t = ClassTable::new(&unit);
+    let b = t.class_by_name("B").expect("B");
+    let first = t.supertype_names(b);
+    assert_eq!(first, ["B", "Runnable", "A", "I"]);
+    assert_eq!(t.supertypes_of(b).as_ref(), first.as_slice());
 }

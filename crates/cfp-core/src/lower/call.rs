@@ -617,6 +617,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
         self.assume_nonnull(&recv, span);
         let is_event = !terminals.is_empty();
+        if !is_event && crate::classes::is_final_object_method(&name.name, arity) {
+            // `Object`'s own native code: no dispatch, no call-back, no hand-off.
+            return self.external_call(dest, want_result, want, span);
+        }
         if !terminals.is_empty() {
             let n = self.fresh();
             self.b.edge(

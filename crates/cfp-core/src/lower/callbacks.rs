@@ -172,7 +172,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             if info.decl.is_interface || info.decl.modifiers.is_abstract {
                 continue;
             }
-            if ty != super::generics::OBJECT && !t.supertype_names(c).iter().any(|n| n == ty) {
+            if ty != super::generics::OBJECT && !t.supertypes_of(c).iter().any(|n| n == ty) {
                 continue;
             }
             let mut cur = Some(c);
@@ -314,6 +314,21 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// well-known JDK class, calls back only what the class's entry lists; of any other
     /// class, it is taken to call back none of the object's methods.
     fn callback_candidates(&self, ty: &Type, receiver: bool) -> Vec<(ClassId, Vec<MethodId>)> {
+        let key = (ty.clone(), receiver);
+        if let Some(hit) = self.cx.callback_cache.borrow().get(&key) {
+            return hit.clone();
+        }
+        let out = self.compute_callback_candidates(ty, receiver);
+        self.cx.callback_cache.borrow_mut().insert(key, out.clone());
+        out
+    }
+
+    /// [`Self::callback_candidates`], computed.
+    fn compute_callback_candidates(
+        &self,
+        ty: &Type,
+        receiver: bool,
+    ) -> Vec<(ClassId, Vec<MethodId>)> {
         let t = &self.cx.table;
         let mut out = Vec::new();
         for (i, info) in t.classes.iter().enumerate() {
@@ -323,7 +338,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             if closure.is_none()
                 && (info.decl.is_interface
                     || info.decl.modifiers.is_abstract
-                    || t.supertype_names(c)
+                    || t.supertypes_of(c)
                         .iter()
                         .any(|n| n == crate::models::MODEL_BASE))
             {
@@ -331,7 +346,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             }
             let fits = match ty {
                 Type::Class(s) => t.is_subclass(c, *s),
-                Type::External(n) => n == "Object" || t.supertype_names(c).iter().any(|x| x == n),
+                Type::External(n) => n == "Object" || t.supertypes_of(c).iter().any(|x| x == n),
                 Type::Unknown => true,
                 _ => false,
             };

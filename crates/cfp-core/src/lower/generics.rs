@@ -56,6 +56,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 && !supers
                     .iter()
                     .any(|s| cfp_syntax::resolve::names_class(w, s))
+                && !crate::classes::library::listed_superclasses(w)
+                    .iter()
+                    .any(|s| cfp_syntax::resolve::names_class(s, ty))
         })
     }
 

@@ -413,7 +413,14 @@ struct ProgramLowerer<'a> {
     /// The names of the program's type variables: a value of such a type (`T` unbounded, or
     /// a parameter's) may be an object of any class.
     type_vars: std::collections::BTreeSet<String>,
+    /// What library code may call back on an object of a static type, per type and
+    /// whether it is the receiver ([`MethodLowerer::callback_candidates`]): it depends on
+    /// the class table and the closures only, and every call of library code asks.
+    callback_cache: std::cell::RefCell<CallbackCache>,
 }
+
+/// [`ProgramLowerer::callback_cache`].
+type CallbackCache = std::collections::BTreeMap<(Type, bool), Vec<(ClassId, Vec<MethodId>)>>;
 
 impl<'a> ProgramLowerer<'a> {
     fn new(
@@ -561,6 +568,7 @@ impl<'a> ProgramLowerer<'a> {
             static_imports: unit.imports.iter().any(|i| i.starts_with("static ")),
             library_classes: crate::classes::library::named_by(&unit.imports),
             type_vars,
+            callback_cache: Default::default(),
             outside_names: Vec::new(),
             stage,
             survey,

@@ -104,10 +104,8 @@ impl Travel {
                             if let Ok(t) = enc.edge_formula(cfa.id, other, &pre, &mut post) {
                                 note(&mut used, &t);
                             }
-                            for (n, t) in post.bindings() {
-                                if pre.get(n).ok() != Some(t) {
-                                    used.insert(n.to_string());
-                                }
+                            for n in post.changed_since(&pre) {
+                                used.insert(n.to_string());
                             }
                         }
                     }
