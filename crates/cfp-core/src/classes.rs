@@ -189,14 +189,16 @@ pub const OBJECT_METHODS: &[&str] = &[
     "finalize",
 ];
 
-/// Whether `name`/`arity` is one of `java.lang.Object`'s final methods (`getClass()`,
-/// `notify()`, `notifyAll()`, `wait(…)`): no class can override them and the JVM runs
-/// them natively, so a call of one runs no code of the program and hands nothing to
-/// library code.
+/// Whether `name`/`arity` can only be one of `java.lang.Object`'s final methods
+/// (`getClass()`, `notify()`, `notifyAll()`, `wait()`): no class can declare a method of
+/// that signature, and the JVM runs them natively, so a call of one runs no code of the
+/// program and hands nothing to library code. (`wait(long)` and `wait(long, int)` are
+/// final too, but a class may overload `wait` with one or two parameters of other types,
+/// `wait(String)`, and a call with arguments may be one of those.)
 pub fn is_final_object_method(name: &str, arity: usize) -> bool {
     matches!(
         (name, arity),
-        ("getClass" | "notify" | "notifyAll", 0) | ("wait", 0..=2)
+        ("getClass" | "notify" | "notifyAll" | "wait", 0)
     )
 }
 

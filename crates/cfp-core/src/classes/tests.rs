@@ -100,18 +100,17 @@ fn only_objects_final_methods_are_final() {
         ("notify", 0),
         ("notifyAll", 0),
         ("wait", 0),
-        ("wait", 1),
-        ("wait", 2),
     ] {
         assert!(is_final_object_method(name, arity), "{name}/{arity}");
     }
-    // Overridable, or another arity (a program's own overload).
+    // Overridable, or with arguments (it may be a program's own overload, `wait(String)`).
     for (name, arity) in [
         ("equals", 1),
         ("hashCode", 0),
         ("toString", 0),
         ("getClass", 1),
-        ("wait", 3),
+        ("wait", 1),
+        ("wait", 2),
         ("clone", 0),
     ] {
         assert!(!is_final_object_method(name, arity), "{name}/{arity}");

@@ -17,6 +17,11 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// superclasses. (That `ty` is not among its superclasses is what made the call no
     /// API call in the first place.)
     pub(super) fn unrelated_to_api(&self, ty: &str, terminals: &[crate::ir::TerminalId]) -> bool {
+        // A type variable named like a library class (`Box<Camera extends Canvas>`) is not
+        // that class.
+        if self.cx.type_vars.contains(ty) {
+            return false;
+        }
         let Some((_, supers)) = self.cx.library_classes.iter().find(|(c, _)| *c == ty) else {
             return false;
         };
