@@ -382,18 +382,6 @@ impl Names {
         self.cur.iter().map(|(n, t)| (n.as_str(), t))
     }
 
-    /// The symbols bound here and not in `before`, or bound to another term: what the
-    /// statements from `before` to this map assigned. It skips the structure the two
-    /// maps share, so an edge's changes cost what the edge changed, not the number of
-    /// symbols.
-    pub fn changed_since<'s>(&'s self, before: &'s Names) -> impl Iterator<Item = &'s str> {
-        before.cur.diff(&self.cur).filter_map(|d| match d {
-            imbl::ordmap::DiffItem::Add(n, _)
-            | imbl::ordmap::DiffItem::Update { new: (n, _), .. } => Some(n.as_str()),
-            imbl::ordmap::DiffItem::Remove(..) => None,
-        })
-    }
-
     /// A fresh version `<symbol>@<k>` (not bound).
     pub fn fresh_term(&mut self, symbol: &str, sort: Sort) -> Term {
         let k = self.versions.entry(symbol.to_string()).or_insert(0);

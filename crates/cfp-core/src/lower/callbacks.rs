@@ -8,106 +8,9 @@
 //!   number of times, and after the entry returns (an event loop, an executor, a
 //!   listener), any number of times, in any order.
 
+use super::jdk_callbacks::{is_object_method, jdk_callbacks, CALLS_ONLY_DURING};
 use super::*;
 use cfp_syntax::ast::ClosureKind;
-
-/// Methods of the JDK that call a function they receive only while they run (iteration,
-/// in-place updates of collections, `Optional`): a closure handed to one is not kept by
-/// the library, so it is not called back after the entry returns.
-const CALLS_ONLY_DURING: &[&str] = &[
-    "forEach",
-    "forEachRemaining",
-    "removeIf",
-    "replaceAll",
-    "computeIfAbsent",
-    "computeIfPresent",
-    "compute",
-    "merge",
-    "sort",
-    "ifPresent",
-    "ifPresentOrElse",
-    "orElseGet",
-    "orElseThrow",
-];
-
-/// `InputStream`'s methods a subclass may override.
-const INPUT_STREAM: &[&str] = &[
-    "read",
-    "skip",
-    "available",
-    "close",
-    "mark",
-    "reset",
-    "markSupported",
-];
-
-/// `Throwable`'s methods a subclass may override.
-const THROWABLE: &[&str] = &[
-    "getMessage",
-    "getLocalizedMessage",
-    "getCause",
-    "fillInStackTrace",
-    "printStackTrace",
-];
-
-/// Well-known JDK supertypes and the methods of theirs that a program class may
-/// override: library code that holds an object of such a type calls only those (and
-/// `Object`'s). A supertype outside the program that is not listed may have any method.
-const JDK_CALLBACKS: &[(&str, &[&str])] = &[
-    ("Object", &[]),
-    ("Enum", &[]),
-    ("Record", &[]),
-    ("Serializable", &[]),
-    ("Cloneable", &[]),
-    ("Runnable", &["run"]),
-    ("Thread", &["run"]),
-    ("TimerTask", &["run", "cancel"]),
-    ("Callable", &["call"]),
-    ("Comparator", &["compare"]),
-    ("Comparable", &["compareTo"]),
-    ("AutoCloseable", &["close"]),
-    ("Closeable", &["close"]),
-    ("Iterable", &["iterator", "forEach", "spliterator"]),
-    (
-        "Iterator",
-        &["hasNext", "next", "remove", "forEachRemaining"],
-    ),
-    ("Consumer", &["accept", "andThen"]),
-    ("BiConsumer", &["accept", "andThen"]),
-    ("Supplier", &["get"]),
-    ("Function", &["apply", "andThen", "compose"]),
-    ("BiFunction", &["apply", "andThen"]),
-    ("UnaryOperator", &["apply", "andThen", "compose"]),
-    ("Predicate", &["test", "and", "or", "negate"]),
-    // The protocols' own classes: their methods call no method of the object back (what
-    // library code does with a protocol object it receives is a hand-off).
-    ("Lock", &[]),
-    ("ReentrantLock", &[]),
-    ("ReadWriteLock", &[]),
-    ("ReentrantReadWriteLock", &[]),
-    ("OutputStream", &["write", "flush", "close"]),
-    ("FilterOutputStream", &["write", "flush", "close"]),
-    ("InputStream", INPUT_STREAM),
-    ("FilterInputStream", INPUT_STREAM),
-    ("Writer", &["write", "append", "flush", "close"]),
-    (
-        "Reader",
-        &[
-            "read",
-            "skip",
-            "ready",
-            "close",
-            "mark",
-            "reset",
-            "markSupported",
-        ],
-    ),
-    ("Exception", THROWABLE),
-    ("RuntimeException", THROWABLE),
-    ("IOException", THROWABLE),
-    ("IllegalStateException", THROWABLE),
-    ("IllegalArgumentException", THROWABLE),
-];
 
 /// How library code got an object of a named class of the program, which decides what
 /// of it library code may call.
@@ -123,19 +26,6 @@ enum Seen {
     /// As an object of the program's own type (or of a well-known JDK type): the methods
     /// of its well-known JDK supertypes.
     KnownTypes,
-}
-
-/// The methods of the well-known JDK type `name` a program class may override.
-fn jdk_callbacks(name: &str) -> Option<&'static [&'static str]> {
-    JDK_CALLBACKS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, ms)| *ms)
-}
-
-/// `toString()`, `hashCode()` or `equals(o)`: `Object`'s methods a class may override.
-fn is_object_method(name: &str, arity: usize) -> bool {
-    matches!((name, arity), ("toString" | "hashCode", 0) | ("equals", 1))
 }
 
 /// How a later call-back picks its receiver.
@@ -408,7 +298,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// those of `c` and its superclasses in the program (the most derived of each name
     /// and arity), not private, not static, that override a method of `Object`
     /// (`toString`, `equals`, `hashCode`) or may override one of a supertype outside the
-    /// program — of a well-known JDK type, a method it has ([`JDK_CALLBACKS`]); of any
+    /// program — of a well-known JDK type, a method it has ([`super::jdk_callbacks::JDK_CALLBACKS`]); of any
     /// other, a method marked `@Override`, or any method when none of these classes
     /// marks its overrides.
     ///

@@ -93,6 +93,7 @@ mod generics;
 mod handoff;
 mod init;
 mod instantiated;
+mod jdk_callbacks;
 mod method;
 mod names;
 mod new_object;

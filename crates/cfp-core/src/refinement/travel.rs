@@ -104,7 +104,7 @@ impl Travel {
                             if let Ok(t) = enc.edge_formula(cfa.id, other, &pre, &mut post) {
                                 note(&mut used, &t);
                             }
-                            for n in post.changed_since(&pre) {
+                            for (n, _) in pre.changed_bindings(&post).filter(|(_, t)| t.is_some()) {
                                 used.insert(n.to_string());
                             }
                         }
