@@ -106,7 +106,7 @@ impl Desugarer<'_, '_> {
         });
         let mut names = Names::default();
         for p in &params {
-            names.declared.insert(p.name.name.clone());
+            names.declare(&p.name.name);
         }
         names.block(&block);
         let captures = self.captures(&names);

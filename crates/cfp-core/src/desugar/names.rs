@@ -7,57 +7,96 @@ use cfp_syntax::ast::{
 };
 use std::collections::BTreeSet;
 
-/// Simple names read or written (`ExprKind::Name`) and names declared (parameters,
-/// locals, catch and pattern variables, fields of nested classes) in some code.
+/// The simple names (`ExprKind::Name`) some code uses where no declaration inside it
+/// (parameter, local, catch or pattern variable, field of a nested class) is in scope.
+///
+/// Scopes are lexical, as javac's: a name declared in one nested method or block does not
+/// hide the same name used elsewhere in the code (a lambda that reads the enclosing
+/// method's `item` and passes an anonymous class whose method has a parameter `item`
+/// captures `item`).
 #[derive(Debug, Default)]
 pub(super) struct Names {
-    /// Used as a bare name.
-    pub used: BTreeSet<String>,
-    /// Declared inside.
-    pub declared: BTreeSet<String>,
+    /// Used where no inner declaration is in scope.
+    free: BTreeSet<String>,
+    /// The declarations in scope, innermost last.
+    scopes: Vec<BTreeSet<String>>,
 }
 
 impl Names {
     /// The names the code uses without declaring them.
     pub fn free(&self) -> impl Iterator<Item = &String> {
-        self.used.iter().filter(|n| !self.declared.contains(*n))
+        self.free.iter()
     }
 
+    /// Declare `name` in the innermost scope (the code's outermost one if none is open).
+    pub fn declare(&mut self, name: &str) {
+        if self.scopes.is_empty() {
+            self.scopes.push(BTreeSet::new());
+        }
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_owned());
+        }
+    }
+
+    fn use_name(&mut self, name: &str) {
+        if !self.scopes.iter().any(|s| s.contains(name)) {
+            self.free.insert(name.to_owned());
+        }
+    }
+
+    /// Walk `f` in a new innermost scope.
+    fn scoped(&mut self, f: impl FnOnce(&mut Self)) {
+        self.scopes.push(BTreeSet::new());
+        f(self);
+        self.scopes.pop();
+    }
+
+    /// A class body: its fields are in scope in all of it, each method's parameters in
+    /// that method.
     pub fn members(&mut self, members: &[Member]) {
-        for m in members {
-            match m {
-                Member::Field(f) => {
+        self.scoped(|n| {
+            for m in members {
+                if let Member::Field(f) = m {
                     for d in &f.declarators {
-                        self.declared.insert(d.name.name.clone());
-                        if let Some(e) = &d.init {
-                            self.expr(e);
+                        n.declare(&d.name.name);
+                    }
+                }
+            }
+            for m in members {
+                match m {
+                    Member::Field(f) => {
+                        for e in f.declarators.iter().filter_map(|d| d.init.as_ref()) {
+                            n.expr(e);
                         }
                     }
+                    Member::Method(md) => n.scoped(|n| {
+                        for p in &md.params {
+                            n.declare(&p.name.name);
+                        }
+                        if let Some(b) = &md.body {
+                            n.block(b);
+                        }
+                    }),
+                    Member::Constructor(c) => n.scoped(|n| {
+                        for p in &c.params {
+                            n.declare(&p.name.name);
+                        }
+                        n.block(&c.body);
+                    }),
+                    Member::Initializer(i) => n.block(&i.body),
+                    Member::Class(c) => n.members(&c.members),
                 }
-                Member::Method(md) => {
-                    for p in &md.params {
-                        self.declared.insert(p.name.name.clone());
-                    }
-                    if let Some(b) = &md.body {
-                        self.block(b);
-                    }
-                }
-                Member::Constructor(c) => {
-                    for p in &c.params {
-                        self.declared.insert(p.name.name.clone());
-                    }
-                    self.block(&c.body);
-                }
-                Member::Initializer(i) => self.block(&i.body),
-                Member::Class(c) => self.members(&c.members),
             }
-        }
+        });
     }
 
+    /// A block, in its own scope.
     pub fn block(&mut self, b: &Block) {
-        for s in &b.stmts {
-            self.stmt(s);
-        }
+        self.scoped(|n| {
+            for s in &b.stmts {
+                n.stmt(s);
+            }
+        });
     }
 
     pub fn stmt(&mut self, s: &Stmt) {
@@ -65,7 +104,8 @@ impl Names {
             StmtKind::Block(b) => self.block(b),
             StmtKind::LocalVar { declarators, .. } => {
                 for d in declarators {
-                    self.declared.insert(d.name.name.clone());
+                    // In scope in its own initializer (javac rejects a read there).
+                    self.declare(&d.name.name);
                     if let Some(e) = &d.init {
                         self.expr(e);
                     }
@@ -77,42 +117,46 @@ impl Names {
                 then_branch,
                 else_branch,
             } => {
+                // A pattern variable of the condition may stay in scope after the `if`
+                // (`if (!(o instanceof T t)) return;`): the condition is in this scope.
                 self.expr(cond);
-                self.stmt(then_branch);
+                self.scoped(|n| n.stmt(then_branch));
                 if let Some(e) = else_branch {
-                    self.stmt(e);
+                    self.scoped(|n| n.stmt(e));
                 }
             }
             StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
                 self.expr(cond);
-                self.stmt(body);
+                self.scoped(|n| n.stmt(body));
             }
             StmtKind::For {
                 init,
                 cond,
                 update,
                 body,
-            } => {
+            } => self.scoped(|n| {
                 for i in init {
-                    self.stmt(i);
+                    n.stmt(i);
                 }
                 if let Some(c) = cond {
-                    self.expr(c);
+                    n.expr(c);
                 }
                 for u in update {
-                    self.expr(u);
+                    n.expr(u);
                 }
-                self.stmt(body);
-            }
+                n.scoped(|n| n.stmt(body));
+            }),
             StmtKind::ForEach {
                 name,
                 iterable,
                 body,
                 ..
             } => {
-                self.declared.insert(name.name.clone());
                 self.expr(iterable);
-                self.stmt(body);
+                self.scoped(|n| {
+                    n.declare(&name.name);
+                    n.stmt(body);
+                });
             }
             StmtKind::Return(e) => {
                 if let Some(e) = e {
@@ -135,19 +179,23 @@ impl Names {
                 catches,
                 finally,
             } => {
-                for r in resources {
-                    match r {
-                        Resource::Decl { name, init, .. } => {
-                            self.declared.insert(name.name.clone());
-                            self.expr(init);
+                self.scoped(|n| {
+                    for r in resources {
+                        match r {
+                            Resource::Decl { name, init, .. } => {
+                                n.expr(init);
+                                n.declare(&name.name);
+                            }
+                            Resource::Expr(e) => n.expr(e),
                         }
-                        Resource::Expr(e) => self.expr(e),
                     }
-                }
-                self.block(body);
+                    n.block(body);
+                });
                 for c in catches {
-                    self.declared.insert(c.name.name.clone());
-                    self.block(&c.body);
+                    self.scoped(|n| {
+                        n.declare(&c.name.name);
+                        n.block(&c.body);
+                    });
                 }
                 if let Some(f) = finally {
                     self.block(f);
@@ -156,45 +204,46 @@ impl Names {
             StmtKind::Labeled { body, .. } => self.stmt(body),
             StmtKind::Switch { scrutinee, cases } => self.switch(scrutinee, cases),
             StmtKind::LocalClass(c) => {
-                self.declared.insert(c.name.name.clone());
+                self.declare(&c.name.name);
                 self.members(&c.members);
             }
             StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Empty | StmtKind::Error => {}
         }
     }
 
+    /// A switch: its body is one scope (a local of one case is in scope in the next).
     fn switch(&mut self, scrutinee: &Expr, cases: &[cfp_syntax::ast::SwitchCase]) {
         self.expr(scrutinee);
-        for c in cases {
-            for l in &c.labels {
-                self.expr(l);
+        self.scoped(|n| {
+            for c in cases {
+                for l in &c.labels {
+                    n.expr(l);
+                }
+                for s in &c.body {
+                    n.stmt(s);
+                }
             }
-            for s in &c.body {
-                self.stmt(s);
-            }
-        }
+        });
     }
 
     pub fn expr(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Switch(sw) => self.switch(&sw.scrutinee, &sw.cases),
-            ExprKind::Name(id) => {
-                self.used.insert(id.name.clone());
-            }
+            ExprKind::Name(id) => self.use_name(&id.name),
             ExprKind::Closure(c) => {
                 for a in &c.args {
                     self.expr(a);
                 }
                 match &c.code {
-                    ClosureCode::Lambda { params, body } => {
+                    ClosureCode::Lambda { params, body } => self.scoped(|n| {
                         for p in params {
-                            self.declared.insert(p.name.name.clone());
+                            n.declare(&p.name.name);
                         }
                         match body {
-                            LambdaBody::Expr(e) => self.expr(e),
-                            LambdaBody::Block(b) => self.block(b),
+                            LambdaBody::Expr(e) => n.expr(e),
+                            LambdaBody::Block(b) => n.block(b),
                         }
-                    }
+                    }),
                     ClosureCode::MethodRef { target, .. } => {
                         if let MethodRefTarget::Expr(t) = target {
                             self.expr(t);
@@ -258,7 +307,7 @@ impl Names {
             } => {
                 self.expr(operand);
                 if let Some(b) = binding {
-                    self.declared.insert(b.name.clone());
+                    self.declare(&b.name);
                 }
             }
             ExprKind::Int { .. }

@@ -133,3 +133,21 @@ fn a_hint_gives_a_lambda_passed_to_a_method_its_target() {
     assert_eq!(d.closures[0].method.as_deref(), Some("go"));
     assert_eq!(d.closures[0].target.as_deref(), Some("Job"));
 }
+
+#[test]
+fn a_name_declared_in_one_inner_scope_is_still_captured_where_it_is_used_free() {
+    let d = desugar(
+        leak(unit(
+            "interface Cb { void done(int item); } class Main { void f(int item, int k) { \
+             Runnable r = () -> { use(new Cb() { public void done(int item) { int k = item; } }); \
+             use(item, k); }; } }",
+        )),
+        &TargetHints::default(),
+    );
+    let lambda = d
+        .closures
+        .iter()
+        .find(|c| c.method.as_deref() == Some("run"))
+        .expect("the lambda's class");
+    assert_eq!(lambda.captures, ["item", "k"]);
+}

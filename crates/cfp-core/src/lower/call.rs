@@ -181,6 +181,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         kept_from: usize,
         span: Span,
     ) {
+        self.note_handed(tys);
         let from = kept_from.min(vals.len());
         self.protocol_handoff(&vals[from..], &tys[from.min(tys.len())..], span);
         self.forget_inherited(span);
@@ -446,7 +447,24 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 }
             }
             Some(Some(Target::Value(recv, rty))) => {
-                self.instance_call(recv, rty, name, vals, tys, want_result, want, dest, span)
+                // What a generic container of the library returns has its type argument.
+                let typed = match (&rty, target, want) {
+                    (Type::External(_), Some(t), None | Some(Sort::Ref)) if want_result => {
+                        self.container_result(t, &name.name, tys.len())
+                    }
+                    _ => None,
+                };
+                let want = if typed.is_some() {
+                    Some(Sort::Ref)
+                } else {
+                    want
+                };
+                let (e, ty) =
+                    self.instance_call(recv, rty, name, vals, tys, want_result, want, dest, span);
+                match typed {
+                    Some(t) if ty == Type::Unknown => (e, t),
+                    _ => (e, ty),
+                }
             }
         }
     }
@@ -622,6 +640,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             return self.external_call(dest, want_result, want, span);
         }
         if !terminals.is_empty() {
+            self.note_handed(&tys);
             let n = self.fresh();
             self.b.edge(
                 self.cur,
@@ -643,13 +662,15 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 return self.unknown_result(dest, want_result, want, span);
             }
             // A class of the program below an outside type, or a closure, may run it; a
-            // value of a type variable's type may be of any class.
-            if let Type::External(n) = &rty {
-                let n = if self.cx.type_vars.contains(n) {
-                    super::generics::OBJECT
-                } else {
-                    n.as_str()
-                };
+            // value of a type variable's type, or of a type this cannot see (what library
+            // code returns: `list.get(0).finish()`), may be of any class.
+            let outside = match &rty {
+                Type::External(n) if self.cx.type_vars.contains(n) => Some(super::generics::OBJECT),
+                Type::External(n) => Some(n.as_str()),
+                Type::Unknown => Some(super::generics::OBJECT),
+                _ => None,
+            };
+            if let Some(n) = outside {
                 if let Some(r) = self.outside_type_dispatch(
                     &recv,
                     n,
@@ -660,6 +681,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     want,
                     dest,
                     span,
+                    rty == Type::Unknown,
                 ) {
                     return r;
                 }

@@ -86,7 +86,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         out
     }
 
-    /// A call of `name` on a receiver of the outside type `ty`: the program's
+    /// A call of `name` on a receiver of the outside type `ty` (`opaque`: of a type this
+    /// cannot see, `ty` being `Object`): the program's
     /// implementations by the receiver's runtime class, else library code. `None` when
     /// the program has none (an ordinary library call).
     #[allow(clippy::too_many_arguments)]
@@ -101,8 +102,24 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         want: Option<Sort>,
         dest: Option<VarId>,
         span: Span,
+        opaque: bool,
     ) -> Option<(Expr, Type)> {
-        let impls = self.outside_type_implementations(ty, name, vals.len());
+        let mut impls = self.outside_type_implementations(ty, name, vals.len());
+        if let (true, Some(s)) = (opaque, want) {
+            // javac typed the call against the receiver's real type: its method returns
+            // what the context uses, and so does every override of it.
+            let t = &self.cx.table;
+            impls.retain(|(m, _)| {
+                let r = &t.methods[m.index()].ret;
+                *r != Type::Void && r.sort() == s
+            });
+        }
+        if opaque {
+            // What library code returns is an object of the library or one it was handed.
+            if let Some(handed) = self.handed_classes() {
+                impls.retain(|(_, c)| handed.contains(c));
+            }
+        }
         if impls.is_empty() {
             return None;
         }
@@ -115,6 +132,13 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             ret
         } else {
             Type::Unknown
+        };
+        // The receiver may be an object of the library, whose method returns a value of a
+        // type this cannot see either.
+        let ret = if opaque && ret.is_ref() {
+            Type::External(super::generics::OBJECT.to_owned())
+        } else {
+            ret
         };
         let res = self.result_var(dest, want_result, &ret, want);
         let join = self.fresh();
@@ -298,9 +322,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// those of `c` and its superclasses in the program (the most derived of each name
     /// and arity), not private, not static, that override a method of `Object`
     /// (`toString`, `equals`, `hashCode`) or may override one of a supertype outside the
-    /// program — of a well-known JDK type, a method it has ([`super::jdk_callbacks::JDK_CALLBACKS`]); of any
-    /// other, a method marked `@Override`, or any method when none of these classes
-    /// marks its overrides.
+    /// program — of a well-known JDK type, a method it has
+    /// ([`super::jdk_callbacks::JDK_CALLBACKS`]); of any other, a method marked
+    /// `@Override`, or any method when none of these classes marks its overrides.
     ///
     /// `seen`: how library code got the object ([`Seen`]).
     fn library_may_call(&self, c: ClassId, seen: Seen) -> Vec<MethodId> {
@@ -521,6 +545,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         pick: Option<Pick>,
         span: Span,
     ) {
+        // What the methods called back return goes to library code.
+        let rets: Vec<Type> = calls
+            .iter()
+            .map(|(_, _, m, _)| self.cx.table.methods[m.index()].ret.clone())
+            .collect();
+        self.note_handed(&rets);
         let head = self.fresh();
         let after = self.fresh();
         self.goto(head);

@@ -71,6 +71,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         if t.kind == ast::TypeKind::Inferred {
             return;
         }
+        self.note_generic_local(v, t);
         let j = crate::classes::jtypes::JType::of_typeref(&self.cx.table, t);
         if let Some(slot) = self.var_jtypes.get_mut(v.index()) {
             *slot = j;

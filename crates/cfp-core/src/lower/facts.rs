@@ -65,6 +65,8 @@ pub(super) struct Survey {
     pub inherited_reads: BTreeSet<String>,
     /// Such names that some code assigns.
     pub inherited_writes: BTreeSet<String>,
+    /// The values handed to library code.
+    pub handed: super::handed::HandedSurvey,
 }
 
 /// Whether a call `target.name(…)` may load a class by its name, whose objects library
@@ -106,6 +108,8 @@ pub(super) struct Facts {
     /// (as references) and never assigns: each is a field of its own, so that two reads
     /// of one object's field agree.
     pub inherited_fields: Vec<String>,
+    /// The classes of the program whose objects library code may hand back.
+    pub handed: super::handed::Handed,
 }
 
 impl Facts {
@@ -180,6 +184,7 @@ impl Facts {
                 .difference(&survey.inherited_writes)
                 .cloned()
                 .collect(),
+            handed: super::handed::Handed::settle(table, survey),
         }
     }
 }

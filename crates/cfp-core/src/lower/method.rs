@@ -71,6 +71,7 @@ pub(super) fn lower_root(
                 .iter()
                 .all(|(_, t, _)| !matches!(t, Type::Class(_)))
     });
+    fb.cx.survey.handed.open_world = !closed;
     let base = fb.cx.escapes.is_some().then(|| {
         let b = fb.new_var("%base", Type::External("Object".to_owned()), VarKind::Local);
         fb.emit(

@@ -83,6 +83,7 @@ mod call;
 mod callbacks;
 mod cfa_builder;
 mod closure;
+mod containers;
 mod eager;
 mod entry;
 mod exceptions;
@@ -90,6 +91,7 @@ mod expr;
 use expr::has_effects;
 mod facts;
 mod generics;
+mod handed;
 mod handoff;
 mod init;
 mod instantiated;
@@ -723,6 +725,9 @@ struct MethodLowerer<'c, 'a> {
     call_jtypes: Option<Vec<crate::classes::jtypes::JType>>,
     /// The Java static type of each variable (for overload resolution).
     var_jtypes: Vec<crate::classes::jtypes::JType>,
+    /// The written types of the locals and parameters declared with generic arguments
+    /// (what a library container returns: [`containers`]).
+    generic_locals: Vec<(VarId, ast::TypeRef)>,
 }
 
 fn new_method_lowerer<'c, 'a>(
@@ -769,6 +774,7 @@ fn new_method_lowerer<'c, 'a>(
         assigning: false,
         call_jtypes: None,
         var_jtypes: Vec::new(),
+        generic_locals: Vec::new(),
     };
     if let (Some(c), false) = (class, is_static) {
         let v = fb.new_var("this", Type::Class(c), VarKind::Param);
