@@ -240,6 +240,35 @@ impl Desugarer<'_, '_> {
         self.classes.iter().copied().find(|c| c.name.name == name)
     }
 
+    /// The names of the fields the program's classes named by `supers` declare, and
+    /// their supertypes': inherited by a class that extends or implements them, they hide
+    /// the enclosing method's locals of the same names in its body.
+    fn inherited_fields(&self, supers: &[&TypeRef]) -> Vec<String> {
+        let mut todo: Vec<&str> = supers.iter().filter_map(|t| type_name(t)).collect();
+        let mut seen: Vec<&str> = Vec::new();
+        let mut out = Vec::new();
+        while let Some(n) = todo.pop() {
+            if seen.contains(&n) || seen.len() > 256 {
+                continue;
+            }
+            seen.push(n);
+            let Some(d) = self.class_decl(n) else {
+                continue;
+            };
+            for m in &d.members {
+                match m {
+                    // (A private field is not inherited.)
+                    Member::Field(f) if !f.modifiers.is_private => {
+                        out.extend(f.declarators.iter().map(|v| v.name.name.clone()));
+                    }
+                    _ => {}
+                }
+            }
+            todo.extend(d.extends.iter().chain(&d.implements).filter_map(type_name));
+        }
+        out
+    }
+
     fn fresh_name(&mut self, base: &str) -> String {
         let mut k = self.closures.len() + 1;
         loop {

@@ -203,6 +203,9 @@ impl Desugarer<'_, '_> {
             self.expr(a, None);
         }
         let mut names = Names::default();
+        for f in self.inherited_fields(&ty.iter().collect::<Vec<_>>()) {
+            names.declare(&f);
+        }
         names.members(&members);
         let captures = self.captures(&names);
         let base = self.enclosing_name();
@@ -308,6 +311,10 @@ impl Desugarer<'_, '_> {
     pub(super) fn local_class(&mut self, decl: &mut ClassDecl) {
         let index = self.closures.len();
         let mut names = Names::default();
+        let supers: Vec<&TypeRef> = decl.extends.iter().chain(&decl.implements).collect();
+        for f in self.inherited_fields(&supers) {
+            names.declare(&f);
+        }
         names.members(&decl.members);
         let captures = self.captures(&names);
         let mut c = std::mem::replace(

@@ -714,7 +714,12 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             self.note_closure_targets(decl, a);
         }
         let impls = self.cx.table.implementation_classes(c, decl);
-        if impls.iter().all(|(m, _)| m.is_none()) {
+        let api_below = !is_event
+            && impls.iter().flat_map(|(_, cs)| cs).any(|k| {
+                let names = self.cx.table.supertype_names(*k);
+                !self.cx.api.matching(&names, &name.name, arity).is_empty()
+            });
+        if !api_below && impls.iter().all(|(m, _)| m.is_none()) {
             return self.library_call_on(&recv, &rty, &vals, &tys, dest, want_result, want, span);
         }
         let ret = self.result_type(decl, &tys);
@@ -763,6 +768,21 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 // A class whose method is outside the program: library code on the
                 // receiver.
                 None => {
+                    // A class below a wildcard's class (`MyLock extends ReentrantLock`,
+                    // called through a program interface it implements): the API's method.
+                    if !is_event {
+                        let api =
+                            self.inherited_api_call(&recv, &name.name, &all[1..], &classes, span);
+                        if let Some(api) = api {
+                            let others = self.cur;
+                            self.set(api);
+                            if let Some(r) = res {
+                                self.emit(Stmt::Havoc(Place::Var(r)), span);
+                            }
+                            self.goto(join);
+                            self.set(others);
+                        }
+                    }
                     let (_, all_tys) = with_receiver(&recv, &rty, &[], &tys);
                     self.library_effects(&all, &all_tys, 1, span);
                     if let Some(r) = res {
@@ -778,6 +798,70 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
         self.set(join);
         self.call_value(res, dest, ret, span)
+    }
+
+    /// Of `classes`, those below a class of the spec's wildcards that inherit the API
+    /// method `name` from it: from the current node, a branch where the receiver is of
+    /// one of them and the call is the protocol's (returned: the node after the event),
+    /// while the current node goes on where it is of one of the others. `None` when none
+    /// is.
+    fn inherited_api_call(
+        &mut self,
+        recv: &Expr,
+        name: &str,
+        args: &[Expr],
+        classes: &[ClassId],
+        span: Span,
+    ) -> Option<usize> {
+        let arity = args.len();
+        let mut terminals = Vec::new();
+        let mut hit = Vec::new();
+        for k in classes {
+            let names = self.cx.table.supertype_names(*k);
+            let t = self.cx.api.matching(&names, name, arity);
+            if !t.is_empty() {
+                hit.push(*k);
+                for x in t {
+                    if !terminals.contains(&x) {
+                        terminals.push(x);
+                    }
+                }
+            }
+        }
+        if hit.is_empty() {
+            return None;
+        }
+        self.cx.survey.needs_types = true;
+        let start = self.cur;
+        let ty = |f| Expr::Field {
+            obj: Box::new(recv.clone()),
+            field: f,
+        };
+        let codes: Vec<i64> = hit.iter().filter_map(|k| self.class_code(*k)).collect();
+        let event = self.fresh();
+        self.goto(event);
+        self.set(event);
+        if let Some(f) = self.cx.type_field {
+            self.emit(Stmt::Assume(types::in_codes(ty(f), &codes)), span);
+        }
+        let after = self.fresh();
+        self.b.edge(
+            self.cur,
+            after,
+            Edge::ApiCall {
+                receiver: recv.clone(),
+                method: name.to_owned(),
+                args: args.to_vec(),
+                terminals,
+                span,
+            },
+        );
+        self.calls_emitted += 1;
+        self.set(start);
+        if let Some(f) = self.cx.type_field {
+            self.emit(Stmt::Assume(types::in_codes(ty(f), &codes).negate()), span);
+        }
+        Some(after)
     }
 
     /// A class loaded by its name: a constant name counts as a class literal of that

@@ -105,15 +105,6 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         opaque: bool,
     ) -> Option<(Expr, Type)> {
         let mut impls = self.outside_type_implementations(ty, name, vals.len());
-        if let (true, Some(s)) = (opaque, want) {
-            // javac typed the call against the receiver's real type: its method returns
-            // what the context uses, and so does every override of it.
-            let t = &self.cx.table;
-            impls.retain(|(m, _)| {
-                let r = &t.methods[m.index()].ret;
-                *r != Type::Void && r.sort() == s
-            });
-        }
         if opaque {
             // What library code returns is an object of the library or one it was handed.
             if let Some(handed) = self.handed_classes() {
@@ -125,20 +116,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
         self.cx.survey.needs_types = true;
         let ret = self.cx.table.methods[impls[0].0.index()].ret.clone();
-        let ret = if impls
+        let agree = impls
             .iter()
-            .all(|(m, _)| self.cx.table.methods[m.index()].ret.sort() == ret.sort())
-        {
-            ret
-        } else {
-            Type::Unknown
-        };
-        // The receiver may be an object of the library, whose method returns a value of a
-        // type this cannot see either.
-        let ret = if opaque && ret.is_ref() {
-            Type::External(super::generics::OBJECT.to_owned())
-        } else {
-            ret
+            .all(|(m, _)| self.cx.table.methods[m.index()].ret.sort() == ret.sort());
+        let (ret, want) = match (opaque, agree) {
+            // The receiver may be an object of the library too, whose method returns a
+            // value of a type this cannot see: the value is of the sort the context
+            // wants (or the one the program's methods agree on).
+            (true, _) => (
+                Type::Unknown,
+                want.or((agree && ret != Type::Void).then(|| ret.sort())),
+            ),
+            (false, true) => (ret, want),
+            (false, false) => (Type::Unknown, want),
         };
         let res = self.result_var(dest, want_result, &ret, want);
         let join = self.fresh();
@@ -168,17 +158,35 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             let mut args = vec![recv.clone()];
             args.extend(self.coerce_args(m, vals.to_vec(), span));
             let from = self.cur;
+            // A method whose result is of another sort than the variable's (a `String`
+            // where the context reads an `int`, nothing): it runs, and the value is
+            // arbitrary.
+            let mret = &self.cx.table.methods[m.index()].ret;
+            let fits =
+                res.filter(|r| *mret != Type::Void && mret.sort() == self.vars[r.index()].sort);
+            let to = if fits.is_some() || res.is_none() {
+                join
+            } else {
+                self.fresh()
+            };
             self.b.edge(
                 from,
-                join,
+                to,
                 Edge::Call {
                     callee: m,
                     args: args.clone(),
-                    result: res.map(Place::Var),
+                    result: fits.map(Place::Var),
                     span,
                     unwind: false,
                 },
             );
+            if to != join {
+                self.set(to);
+                if let Some(r) = res {
+                    self.emit(Stmt::Havoc(Place::Var(r)), span);
+                }
+                self.goto(join);
+            }
             self.calls_emitted += 1;
             self.note_call(m);
             unwinds.push((from, m, args));

@@ -122,6 +122,27 @@ fn returned_argument(family: Family, method: &str, arity: usize) -> Option<usize
     Some(element)
 }
 
+/// Whether an interface `c` implements (transitively) declares a field `name`.
+fn interface_declares(t: &ClassTable<'_>, c: ClassId, name: &str) -> bool {
+    let mut todo: Vec<ClassId> = t.classes[c.index()].interfaces.clone();
+    let mut seen: Vec<ClassId> = Vec::new();
+    while let Some(i) = todo.pop() {
+        if seen.contains(&i) {
+            continue;
+        }
+        seen.push(i);
+        let info = &t.classes[i.index()];
+        let declares = info.decl.members.iter().any(|m| {
+            matches!(m, ast::Member::Field(f) if f.declarators.iter().any(|d| d.name.name == name))
+        });
+        if declares {
+            return true;
+        }
+        todo.extend(info.interfaces.iter().copied());
+    }
+    false
+}
+
 /// Type parameters as declared: their names, and the bounds of the bounded ones.
 type TypeParams<'t> = (&'t Vec<String>, &'t Vec<(String, ast::TypeRef)>);
 
@@ -154,8 +175,13 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let k = returned_argument(family(name)?, method, arity)?;
         let arg = args.get(k)?;
         match self.resolve_bounded(arg, 0) {
-            t @ (Type::Class(_) | Type::Array(_)) => Some(t),
-            Type::External(n) if n != super::generics::OBJECT => Some(Type::External(n)),
+            t @ Type::Class(_) => Some(t),
+            // A class of the JDK (not a type variable this did not see declared).
+            Type::External(n)
+                if n != super::generics::OBJECT && crate::classes::jdk::ancestors(&n).is_some() =>
+            {
+                Some(Type::External(n))
+            }
             _ => None,
         }
     }
@@ -184,11 +210,19 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             let mut cur = Some(o);
             let mut steps = 0;
             while let Some(c) = cur {
+                // A constant of an interface of the class may be the one meant: unsure.
+                if interface_declares(t, c, name) {
+                    return None;
+                }
                 for m in &t.classes[c.index()].decl.members {
-                    if let ast::Member::Field(f) = m {
-                        if let Some(d) = f.declarators.iter().find(|d| d.name.name == *name) {
-                            return Some(d.ty.clone());
+                    match m {
+                        // (A superclass's private field is not inherited.)
+                        ast::Member::Field(f) if steps == 0 || !f.modifiers.is_private => {
+                            if let Some(d) = f.declarators.iter().find(|d| d.name.name == *name) {
+                                return Some(d.ty.clone());
+                            }
                         }
+                        _ => {}
                     }
                 }
                 steps += 1;
@@ -197,7 +231,8 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 }
                 cur = t.classes[c.index()].superclass;
             }
-            if matches!(target.kind, ExprKind::Field { .. }) {
+            // Not in the program's classes: a library superclass may declare it.
+            if matches!(target.kind, ExprKind::Field { .. }) || t.has_external_ancestor(o) {
                 return None;
             }
             outer = t.classes[o.index()].outer;
@@ -217,7 +252,17 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         if !qualifier.is_empty() || depth > 8 {
             return self.cx.table.resolve(t);
         }
+        let object = || Type::External(super::generics::OBJECT.to_owned());
+        // A type variable named in a closure's or local class's code may be one of the
+        // enclosing method's, which this does not see.
         let table = &self.cx.table;
+        let is_var = self.cx.type_vars.contains(name);
+        // So may a constructor's own type variable (`<O extends A> Box(…)`), which the
+        // parser does not keep.
+        let in_ctor = matches!(table.methods[self.id.index()].source, MethodSource::Ctor(_));
+        if is_var && (in_ctor || self.class.is_some_and(|c| self.cx.closure(c).is_some())) {
+            return object();
+        }
         let method = match &table.methods[self.id.index()].source {
             MethodSource::Method(md) => Some((&md.type_params, &md.type_bounds)),
             _ => None,
@@ -234,9 +279,13 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             if params.iter().any(|p| p == name) {
                 return match bounds.iter().find(|(p, _)| p == name) {
                     Some((_, b)) => self.resolve_bounded(b, depth + 1),
-                    None => Type::External(super::generics::OBJECT.to_owned()),
+                    None => object(),
                 };
             }
+        }
+        // (A constructor's own type variable, say.)
+        if is_var {
+            return object();
         }
         table.resolve(t)
     }

@@ -95,6 +95,15 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
     }
 
+    /// The code being lowered is the body of a lambda whose functional interface is
+    /// unknown (an expression body is then a statement, whose value the lambda may
+    /// return).
+    pub(super) fn in_untargeted_lambda(&self) -> bool {
+        self.class
+            .and_then(|c| self.cx.closure(c))
+            .is_some_and(|k| k.kind == cfp_syntax::ast::ClosureKind::Lambda && k.target.is_none())
+    }
+
     /// The classes whose methods a call on a value returned by library code may run:
     /// `None` for any (in the survey, or when the program may hand any object over).
     pub(super) fn handed_classes(&self) -> Option<&BTreeSet<ClassId>> {

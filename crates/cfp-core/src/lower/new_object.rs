@@ -86,6 +86,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     name: format!("new {n}"),
                     class: Some(n.clone()),
                 });
+                self.note_handed(&tys);
                 self.protocol_handoff(&vals, &tys, span);
                 self.forget_inherited(span);
                 self.library_callbacks(&vals, &tys, span);

@@ -485,6 +485,16 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
 
     pub(super) fn expr_stmt(&mut self, e: &'a ast::Expr) {
         match &e.kind {
+            ExprKind::Call { target, name, args } if self.in_untargeted_lambda() => {
+                // The lambda's interface is unknown: it may return this value to the
+                // library code that calls it.
+                let (_, ty) = self.call(e.span, target.as_deref(), name, args, true, None, None);
+                self.note_handed(&[ty]);
+            }
+            ExprKind::New { .. } if self.in_untargeted_lambda() => {
+                let (_, ty) = self.expr(e, None);
+                self.note_handed(&[ty]);
+            }
             ExprKind::Call { target, name, args } => {
                 self.call(e.span, target.as_deref(), name, args, false, None, None);
             }
