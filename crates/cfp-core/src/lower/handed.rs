@@ -72,6 +72,20 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         }
     }
 
+    /// Library code receives what a method of the program named `name` with `arity`
+    /// parameters returns.
+    pub(super) fn note_handed_results_of(&mut self, name: &str, arity: usize) {
+        let rets: Vec<Type> = self
+            .cx
+            .table
+            .methods
+            .iter()
+            .filter(|m| m.name == name && m.params.len() == arity)
+            .map(|m| m.ret.clone())
+            .collect();
+        self.note_handed(&rets);
+    }
+
     fn note_handed_type(&mut self, t: &Type) {
         match t {
             Type::Class(c) => {

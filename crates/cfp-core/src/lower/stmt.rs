@@ -487,9 +487,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         match &e.kind {
             ExprKind::Call { target, name, args } if self.in_untargeted_lambda() => {
                 // The lambda's interface is unknown: it may return this value to the
-                // library code that calls it.
-                let (_, ty) = self.call(e.span, target.as_deref(), name, args, true, None, None);
-                self.note_handed(&[ty]);
+                // library code that calls it (what a method of the program of that name
+                // returns; library code's own results are its already).
+                self.note_handed_results_of(&name.name, args.len());
+                self.call(e.span, target.as_deref(), name, args, false, None, None);
             }
             ExprKind::New { .. } if self.in_untargeted_lambda() => {
                 let (_, ty) = self.expr(e, None);
