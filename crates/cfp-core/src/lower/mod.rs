@@ -96,6 +96,7 @@ mod handoff;
 mod init;
 mod instantiated;
 mod jdk_callbacks;
+mod library_calls;
 mod method;
 mod names;
 mod new_object;
