@@ -13,9 +13,10 @@
 //! release `cfp check` runs on the whole directories with the row's harness — the paper's
 //! harnesses rewritten in the program language (`tests/paper/harnesses/ROW`), or the
 //! built-in `android-activity` harness where the paper's harness is that lifecycle — and
-//! the row's protocol. Wall time and peak memory (`VmHWM`) are measured here; the
-//! figures of the run come from its `--json --stats`. A row whose repository is missing
-//! is listed as such. The table goes to stdout and to `target/bench/paper.md`.
+//! the row's protocol, with no iteration budget (the `--timeout` alone ends a run). Wall
+//! time and peak memory (`VmHWM`) are measured here; the figures of the run come from its
+//! `--json --stats`. A row whose repository is missing is listed as such. The table goes
+//! to stdout and to `target/bench/paper.md`.
 
 use crate::{cargo, root, tools, Failed};
 use serde_json::Value;
@@ -462,7 +463,11 @@ fn check(cfp: &Path, z3: &Path, row: &Row, tree: &Path, timeout: u64) -> Outcome
             cmd.args(["--harness", "android-activity"]);
         }
     }
-    cmd.args(["--spec", row.spec, "--json", "--stats", "--timeout"])
+    // The row's limit is its time: no iteration budget before it (the CLI's default of
+    // 50 would end a row the paper ran for 79 steps).
+    cmd.args(["--spec", row.spec, "--json", "--stats", "--max-iterations"])
+        .arg(u32::MAX.to_string())
+        .arg("--timeout")
         .arg(timeout.to_string())
         .env("CFP_Z3", z3)
         .stdout(Stdio::piped())

@@ -92,7 +92,7 @@ pub fn call_formulas(
     let exit_f = callee.state_formula(q.callee_exit);
     let entry_f = callee.state_formula(q.callee_entry);
     let to_f = caller.state_formula(q.edge.to);
-    let slots = shared_read(enc, result, [&exit_f, &entry_f, &to_f]);
+    let slots = shared_read(enc, q.caller, &pre, result, [&exit_f, &entry_f, &to_f]);
     let mut ctr = Names::new();
     let mut actuals = Vec::with_capacity(args.len());
     for a in args {
@@ -100,10 +100,20 @@ pub fn call_formulas(
     }
     // The callee at its exit: its variables arbitrary, its entry copies bound to the
     // actuals and the caller's globals, the shared state arbitrary (its post-state).
+    // Only the callee's variables a formula reads get a term (the others would be bound
+    // to terms nothing constrains: the same satisfiability, a larger formula).
+    let ret_name = match enc.method(q.callee)?.ret {
+        Some(r) => Some(syms.local(q.callee, r)?.0.as_str()),
+        None => None,
+    };
+    let exit_reads = free_names(&exit_f);
+    let entry_reads = free_names(&entry_f);
     let mut cn = Names::new();
     for (n, s) in syms.vars(q.callee)? {
-        let t = ctr.fresh_term(n, s.clone());
-        cn.set(n, t);
+        if exit_reads.contains(n.as_str()) || ret_name == Some(n.as_str()) {
+            let t = ctr.fresh_term(n, s.clone());
+            cn.set(n, t);
+        }
     }
     let params = syms.params(q.callee)?.to_vec();
     if params.len() != actuals.len() {
@@ -162,8 +172,10 @@ pub fn call_formulas(
     // The callee at its entry.
     let mut en = Names::new();
     for (n, s) in syms.vars(q.callee)? {
-        let t = ctr.fresh_term(n, s.clone());
-        en.set(n, t);
+        if entry_reads.contains(n.as_str()) {
+            let t = ctr.fresh_term(n, s.clone());
+            en.set(n, t);
+        }
     }
     for (p, a) in params.iter().zip(&actuals) {
         let n = &syms.local(q.callee, *p)?.0;
@@ -180,8 +192,16 @@ pub fn call_formulas(
         en.set(ne, t.clone());
     }
     let entry_pred = en.rename(&entry_f);
-    // The caller after the return.
-    let mut post = pre.clone();
+    // The caller after the return: a name nothing binds here stays itself, the caller's
+    // state before the call (its locals; every shared symbol read is bound below). Only
+    // what the assignment of the result reads is bound to its term before the call.
+    let mut post = Names::new();
+    post.set(ALLOC, pre.get(ALLOC)?.clone());
+    if let Some(crate::ir::Place::Field { obj, .. }) = result {
+        for n in free_names(&enc.expr(q.caller, obj, &pre)?) {
+            post.set(&n, pre.get(&n)?.clone());
+        }
+    }
     post.merge_versions(&ctr);
     for (n, t) in &shared_post {
         post.set(n, t.clone());
@@ -225,30 +245,43 @@ pub fn call_formulas(
 }
 
 /// The shared symbols (by position in [`crate::encode::Symbols::shared`]) a call's
-/// question reads: those `formulas` mention (the symbol or its entry copy) and `%alloc`;
-/// every one when the result goes to a field or a global (the assignment reads the
-/// caller's state). A scope holds every field array of the program; binding only these
-/// keeps a question the size of its predicates, and leaves its satisfiability as it is
-/// (a shared symbol no formula reads is bound to a term nothing constrains).
+/// question reads: those `formulas` mention (the symbol or its entry copy), `%alloc`, and
+/// when the result goes to a field, that field and what the object's expression reads
+/// (the assignment reads the caller's state after the call); every one should that
+/// expression not encode. A scope holds every field array of the program; binding only
+/// these keeps a question the size of its predicates, and leaves its satisfiability as it
+/// is (a shared symbol nothing reads is bound to a term nothing constrains).
 fn shared_read<'t>(
     enc: &Encoder<'_>,
+    caller: crate::ir::MethodId,
+    pre: &Names,
     result: &Option<crate::ir::Place>,
     formulas: impl IntoIterator<Item = &'t Term>,
 ) -> BTreeSet<usize> {
     let syms = enc.symbols();
-    if matches!(
-        result,
-        Some(crate::ir::Place::Field { .. } | crate::ir::Place::Global(_))
-    ) {
-        return (0..syms.shared().len()).collect();
+    let mut read: Vec<Term> = Vec::new();
+    if let Some(crate::ir::Place::Field { obj, field }) = result {
+        match (enc.expr(caller, obj, pre), syms.field(*field)) {
+            (Ok(o), Ok((name, sort))) => {
+                read.push(o);
+                read.push(Term::var(name.clone(), sort.clone()));
+            }
+            _ => return (0..syms.shared().len()).collect(),
+        }
     }
     let mut out: BTreeSet<usize> = formulas
         .into_iter()
         .flat_map(|f| f.free_vars())
+        .chain(read.iter().flat_map(|f| f.free_vars()))
         .filter_map(|(n, _)| syms.shared_slot(&n).map(|(k, _)| k))
         .collect();
     out.extend(syms.shared_slot(ALLOC).map(|(k, _)| k));
     out
+}
+
+/// The names of the free variables of `t`.
+fn free_names(t: &Term) -> BTreeSet<String> {
+    t.free_vars().into_iter().map(|(n, _)| n).collect()
 }
 
 /// The variables a method assigns anywhere (assign, havoc, allocation, call result).

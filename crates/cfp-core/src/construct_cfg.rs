@@ -54,7 +54,7 @@ use crate::ir::{Edge, MethodId, Program, TerminalId};
 use crate::pcfa::{Pcfa, PcfaEdge, PcfaEdgeId, Pcfas, StateId};
 use cfp_grammar::{Grammar, NontermId, ProdId, Production, Sym, TermId};
 use serde::Serialize;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// What a nonterminal stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -177,10 +177,25 @@ pub struct ProgramGrammar {
     /// Per grammar terminal id, the program terminal.
     pub terminals: Vec<TerminalId>,
     #[serde(skip)]
-    index: BTreeMap<NtInfo, NontermId>,
+    index: HashMap<NtInfo, NontermId>,
 }
 
 impl ProgramGrammar {
+    fn empty() -> Self {
+        ProgramGrammar {
+            grammar: Grammar {
+                terminals: Vec::new(),
+                nonterminals: Vec::new(),
+                productions: Vec::new(),
+                start: NontermId(0),
+            },
+            nonterminals: Vec::new(),
+            productions: Vec::new(),
+            terminals: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
     /// What nonterminal `n` stands for.
     pub fn nt_info(&self, n: NontermId) -> Option<NtInfo> {
         self.nonterminals.get(n.index()).copied()
@@ -208,7 +223,64 @@ pub fn construct_cfg(
     pcfas: &Pcfas,
     feasible: &mut dyn FnMut(&CallQuery) -> bool,
 ) -> ProgramGrammar {
-    Builder::new(program, pcfas, feasible).run()
+    let mut b = Builder::new(program, pcfas, false);
+    b.start();
+    b.walk(feasible)
+}
+
+/// The walk of [`construct_cfg`] without the grammar, in rounds: which rule (3)
+/// questions the grammar reaches, given the answers known so far.
+///
+/// A round walks the sub-grammars that became reachable since the last round and returns
+/// the questions it met that have no answer yet (an unanswered call is not followed).
+/// Once every returned question has an answer, the next round follows the calls answered
+/// feasible. When a round returns nothing, every question [`construct_cfg`] asks with
+/// the same answers has been returned by some round; sub-grammars no feasible call
+/// reaches are never walked.
+pub struct CallWalk<'a> {
+    builder: Builder<'a>,
+    /// The questions the last round returned.
+    pending: Vec<CallQuery>,
+    started: bool,
+}
+
+impl<'a> CallWalk<'a> {
+    /// A walk of the grammar of `pcfas` from the root.
+    pub fn new(program: &'a Program, pcfas: &'a Pcfas) -> Self {
+        CallWalk {
+            builder: Builder::new(program, pcfas, true),
+            pending: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// The next round: the unanswered questions of the newly reachable sub-grammars
+    /// (`answer` gives the answers known, `None` for none yet), in the order met. A
+    /// question the last round returned and `answer` still leaves open is not followed
+    /// (nor returned again).
+    pub fn round(&mut self, answer: &dyn Fn(&CallQuery) -> Option<bool>) -> Vec<CallQuery> {
+        let mut fresh: Vec<CallQuery> = Vec::new();
+        let mut ask = |q: &CallQuery| match answer(q) {
+            Some(b) => b,
+            None => {
+                fresh.push(*q);
+                false
+            }
+        };
+        if !self.started {
+            self.started = true;
+            self.builder.start();
+        }
+        for q in std::mem::take(&mut self.pending) {
+            if answer(&q) == Some(true) {
+                self.builder
+                    .method_nt(q.callee, q.callee_entry, q.callee_exit);
+            }
+        }
+        let _ = self.builder.walk(&mut ask);
+        self.pending = fresh.clone();
+        fresh
+    }
 }
 
 /// ConstructCFG where every callee exit clone is feasible at every call site: a sound
@@ -220,44 +292,33 @@ pub fn construct_cfg_unchecked(program: &Program, pcfas: &Pcfas) -> ProgramGramm
 struct Builder<'a> {
     program: &'a Program,
     pcfas: &'a Pcfas,
-    feasible: &'a mut dyn FnMut(&CallQuery) -> bool,
-    memo: BTreeMap<(MethodId, PcfaEdgeId, StateId, StateId), bool>,
-    live: BTreeMap<(MethodId, StateId), Vec<bool>>,
+    /// Only walk: no names, no productions (see [`visit_calls`]).
+    dry: bool,
+    memo: HashMap<(MethodId, PcfaEdgeId, StateId, StateId), bool>,
+    live: HashMap<(MethodId, StateId), Vec<bool>>,
     out: ProgramGrammar,
     term_index: BTreeMap<String, TermId>,
     term_of: Vec<Option<TermId>>,
-    queued: BTreeMap<(MethodId, StateId), ()>,
+    queued: HashSet<(MethodId, StateId)>,
     queue: VecDeque<(MethodId, StateId)>,
+    /// The discovery order of the sub-grammars walked.
+    order: HashMap<(MethodId, StateId), usize>,
 }
 
 impl<'a> Builder<'a> {
-    fn new(
-        program: &'a Program,
-        pcfas: &'a Pcfas,
-        feasible: &'a mut dyn FnMut(&CallQuery) -> bool,
-    ) -> Self {
+    fn new(program: &'a Program, pcfas: &'a Pcfas, dry: bool) -> Self {
         let mut b = Builder {
             program,
             pcfas,
-            feasible,
-            memo: BTreeMap::new(),
-            live: BTreeMap::new(),
-            out: ProgramGrammar {
-                grammar: Grammar {
-                    terminals: Vec::new(),
-                    nonterminals: Vec::new(),
-                    productions: Vec::new(),
-                    start: NontermId(0),
-                },
-                nonterminals: Vec::new(),
-                productions: Vec::new(),
-                terminals: Vec::new(),
-                index: BTreeMap::new(),
-            },
+            dry,
+            memo: HashMap::new(),
+            live: HashMap::new(),
+            out: ProgramGrammar::empty(),
             term_index: BTreeMap::new(),
             term_of: Vec::new(),
-            queued: BTreeMap::new(),
+            queued: HashSet::new(),
             queue: VecDeque::new(),
+            order: HashMap::new(),
         };
         // Every program terminal, in order (unused ones are harmless: the inclusion
         // engine cleans the grammar first).
@@ -351,6 +412,9 @@ impl<'a> Builder<'a> {
     }
 
     fn nt(&mut self, info: NtInfo) -> NontermId {
+        if self.dry {
+            return NontermId(0);
+        }
         if let Some(n) = self.out.index.get(&info) {
             return *n;
         }
@@ -363,6 +427,9 @@ impl<'a> Builder<'a> {
     }
 
     fn prod(&mut self, lhs: NontermId, rhs: Vec<Sym>, origin: ProdOrigin) {
+        if self.dry {
+            return;
+        }
         self.out.grammar.productions.push(Production { lhs, rhs });
         self.out.productions.push(origin);
     }
@@ -377,12 +444,11 @@ impl<'a> Builder<'a> {
 
     /// The entry states of `m` from which `exit` is reachable.
     fn live_entries(&mut self, m: MethodId, exit: StateId) -> Vec<StateId> {
-        let entries: Vec<StateId> = self
-            .pcfa(m)
-            .map_or_else(Vec::new, |p| p.entry_states().to_vec());
+        let pcfa = self.pcfa(m);
         let live = self.live(m, exit);
-        entries
-            .into_iter()
+        pcfa.map_or(&[][..], |p| p.entry_states())
+            .iter()
+            .copied()
             .filter(|s| live.get(s.index()).copied().unwrap_or(false))
             .collect()
     }
@@ -391,8 +457,11 @@ impl<'a> Builder<'a> {
     /// `M_{entry,exit} → N_entry`, queueing the sub-grammar of `(m, exit)`. `entry` must
     /// be live for `exit`.
     fn method_nt(&mut self, m: MethodId, entry: StateId, exit: StateId) -> NontermId {
-        if self.queued.insert((m, exit), ()).is_none() {
+        if self.queued.insert((m, exit)) {
             self.queue.push_back((m, exit));
+        }
+        if self.dry {
+            return NontermId(0);
         }
         let info = NtInfo::Method {
             method: m,
@@ -420,7 +489,8 @@ impl<'a> Builder<'a> {
         mnt
     }
 
-    fn run(mut self) -> ProgramGrammar {
+    /// The start symbol and the root's sub-grammars queued.
+    fn start(&mut self) {
         let root = self.program.root;
         let root_exits: Vec<StateId> = self
             .pcfa(root)
@@ -443,18 +513,29 @@ impl<'a> Builder<'a> {
             }
         };
         self.out.grammar.start = start;
-        let mut order: BTreeMap<(MethodId, StateId), usize> = BTreeMap::new();
+    }
+
+    /// The queued sub-grammars and those they reach, then the grammar so far.
+    fn walk(&mut self, feasible: &mut dyn FnMut(&CallQuery) -> bool) -> ProgramGrammar {
         while let Some((m, exit)) = self.queue.pop_front() {
-            let k = order.len();
-            order.insert((m, exit), k);
-            self.sub_grammar(m, exit);
+            let k = self.order.len();
+            self.order.insert((m, exit), k);
+            self.sub_grammar(m, exit, feasible);
         }
-        renumber(&mut self.out, &order);
-        self.out
+        if self.dry {
+            return ProgramGrammar::empty();
+        }
+        renumber(&mut self.out, &self.order);
+        std::mem::replace(&mut self.out, ProgramGrammar::empty())
     }
 
     /// GenGrammar(A, c, Θ) for method `m` and exit state `exit`.
-    fn sub_grammar(&mut self, m: MethodId, exit: StateId) {
+    fn sub_grammar(
+        &mut self,
+        m: MethodId,
+        exit: StateId,
+        feasible: &mut dyn FnMut(&CallQuery) -> bool,
+    ) {
         let (Some(pcfa), Some(cfa)) = (self.pcfa(m), self.program.method(m)) else {
             return;
         };
@@ -532,7 +613,7 @@ impl<'a> Builder<'a> {
                                 let ok = match self.memo.get(&(m, eid, ci, ce)) {
                                     Some(v) => *v,
                                     None => {
-                                        let v = (self.feasible)(&q);
+                                        let v = feasible(&q);
                                         self.memo.insert((m, eid, ci, ce), v);
                                         v
                                     }
@@ -589,7 +670,7 @@ impl<'a> Builder<'a> {
 /// Renumber the nonterminals so that each sub-grammar's symbols are contiguous: the
 /// start symbol, then per sub-grammar (in the order they were discovered from the root)
 /// its method nonterminal and its state nonterminals by state id.
-fn renumber(out: &mut ProgramGrammar, order: &BTreeMap<(MethodId, StateId), usize>) {
+fn renumber(out: &mut ProgramGrammar, order: &HashMap<(MethodId, StateId), usize>) {
     let rank = |info: &NtInfo| -> (usize, usize, u32) {
         match *info {
             NtInfo::Start => (0, 0, 0),
@@ -613,8 +694,15 @@ fn renumber(out: &mut ProgramGrammar, order: &BTreeMap<(MethodId, StateId), usiz
             ),
         }
     };
-    let mut perm: Vec<usize> = (0..out.nonterminals.len()).collect();
-    perm.sort_by_key(|&i| (rank(&out.nonterminals[i]), i));
+    // Ranks once per symbol; the index breaks ties, so the order is total.
+    let mut keyed: Vec<((usize, usize, u32), usize)> = out
+        .nonterminals
+        .iter()
+        .enumerate()
+        .map(|(i, info)| (rank(info), i))
+        .collect();
+    keyed.sort_unstable();
+    let perm: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
     // new_id[old] = new
     let mut new_id = vec![NontermId(0); perm.len()];
     for (new, &old) in perm.iter().enumerate() {

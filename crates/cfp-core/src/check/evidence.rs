@@ -7,6 +7,17 @@ use super::*;
 impl<S: Solver> Checker<S> {
     pub(super) fn grammar_event(&mut self, pg: &ProgramGrammar) -> Event {
         let g = &pg.grammar;
+        if !self.opts.views {
+            return Event::GrammarBuilt {
+                iteration: self.iteration,
+                grammar: String::new(),
+                nonterminals: g.nonterminals.len(),
+                productions: g.productions.len(),
+                diff: GrammarDiff::default(),
+                rules: Vec::new(),
+                pcfas: Vec::new(),
+            };
+        }
         let nts: BTreeSet<String> = g.nonterminals.iter().cloned().collect();
         let prods: BTreeSet<String> = g
             .productions

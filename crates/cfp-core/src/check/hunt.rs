@@ -47,6 +47,22 @@ const EDGES_PER_QUERY: u64 = 250;
 const MAX_SLICE_EDGES: u64 = 1 << 26;
 /// How many times the runs' step bound doubles, one slice after the other.
 const MAX_GROWTH: u32 = 4;
+
+/// The edges one slice of the hunter may run: grows with the SMT queries the prover spent
+/// (`queries`), at least a floor that lets a first (`full`) slice run through a program
+/// of `size` edges, never above [`MAX_SLICE_EDGES`] (however large the program).
+fn slice_budget(queries: u64, size: usize, full: bool) -> usize {
+    let cap = usize::try_from(MAX_SLICE_EDGES).unwrap_or(usize::MAX);
+    let floor = if full {
+        SLICE_EDGES.saturating_add(EDGES_PER_PROGRAM_EDGE.saturating_mul(size))
+    } else {
+        LATER_SLICE_EDGES
+    }
+    .min(cap);
+    usize::try_from(queries.saturating_mul(EDGES_PER_QUERY))
+        .unwrap_or(usize::MAX)
+        .clamp(floor, cap)
+}
 /// Runs per slice, at most.
 const SLICE_RUNS: u64 = 512;
 /// Retries of a run blocked right after a random value.
@@ -162,15 +178,7 @@ impl Hunter {
             .ints
             .get_or_insert_with(|| guard_constants(program))
             .clone();
-        let floor = if full {
-            SLICE_EDGES + EDGES_PER_PROGRAM_EDGE * size
-        } else {
-            LATER_SLICE_EDGES
-        };
-        let budget = usize::try_from(
-            (queries.saturating_mul(EDGES_PER_QUERY)).clamp(floor as u64, MAX_SLICE_EDGES),
-        )
-        .unwrap_or(floor);
+        let budget = slice_budget(queries, size, full);
         let limits = Limits {
             max_steps: (2_000 + size / 2) << growth,
             max_depth: 60 + 20 * growth as usize,
@@ -580,5 +588,25 @@ impl<S: Solver> Checker<S> {
             concrete,
             Engine::Hunter,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slice_budget_stays_within_the_cap_for_any_program() {
+        let cap = usize::try_from(MAX_SLICE_EDGES).unwrap_or(usize::MAX);
+        // A program of a million edges asks for more than the cap: the cap wins.
+        assert_eq!(slice_budget(0, 1_000_000, true), cap);
+        assert_eq!(slice_budget(u64::MAX, usize::MAX, true), cap);
+        // A small program: the floor, then the queries spent.
+        assert_eq!(
+            slice_budget(0, 10, true),
+            SLICE_EDGES + EDGES_PER_PROGRAM_EDGE * 10
+        );
+        assert_eq!(slice_budget(0, 10, false), LATER_SLICE_EDGES);
+        assert_eq!(slice_budget(1_000, 10, false), 250_000);
     }
 }

@@ -26,7 +26,7 @@ pub use types::*;
 use outcome::Stop;
 
 use crate::call_check::call_formulas;
-use crate::construct_cfg::{construct_cfg, CallQuery, ProgramGrammar};
+use crate::construct_cfg::{construct_cfg, CallQuery, CallWalk, ProgramGrammar};
 use crate::encode::Encoder;
 use crate::feasibility::{check_feasibility, Feasibility, Values};
 use crate::ir::{MethodId, Program};
@@ -290,26 +290,20 @@ impl<S: Solver> Checker<S> {
     async fn build_grammar(&mut self) -> Result<ProgramGrammar, cfp_smt::SolverError> {
         type Key = (MethodId, PcfaEdgeId, MethodId, StateId, StateId);
         let key = |q: &CallQuery| (q.caller, q.edge.id, q.callee, q.callee_entry, q.callee_exit);
-        // Rule (3)'s checks in rounds: a round builds the grammar with the answers known
-        // so far (an unanswered call is not followed yet) and collects the unanswered
-        // calls it reaches; they are checked in one batch. At the fixpoint every call the
-        // grammar reaches is answered, and calls from unreachable sub-grammars are never
-        // asked.
+        // Rule (3)'s checks in rounds: a round walks the sub-grammars reachable with the
+        // answers known so far (an unanswered call is not followed yet) and collects the
+        // unanswered calls it reaches; they are checked in one batch. At the fixpoint every
+        // call the grammar reaches is answered, and calls from unreachable sub-grammars are
+        // never asked.
         let enc = Encoder::with_tables(&self.program, self.tables.clone());
         let mut feasible: BTreeMap<Key, bool> = BTreeMap::new();
+        let mut walk = CallWalk::new(&self.program, &self.pcfas);
         loop {
-            let mut queries: BTreeMap<Key, CallQuery> = BTreeMap::new();
-            let _ = construct_cfg(
-                &self.program,
-                &self.pcfas,
-                &mut |q| match feasible.get(&key(q)) {
-                    Some(b) => *b,
-                    None => {
-                        queries.insert(key(q), *q);
-                        false
-                    }
-                },
-            );
+            let queries: BTreeMap<Key, CallQuery> = walk
+                .round(&|q| feasible.get(&key(q)).copied())
+                .into_iter()
+                .map(|q| (key(&q), q))
+                .collect();
             if queries.is_empty() {
                 break;
             }

@@ -34,6 +34,10 @@ pub struct CheckOptions {
     /// Run the bug hunter between refinements (random concrete runs looking for a
     /// violation; it can only ever answer `violation`).
     pub hunt: bool,
+    /// Events carry what a viewer draws: [`Event::GrammarBuilt`]'s grammar text, rules,
+    /// diff and PCFA views. Without it they are left empty (counts stay), which saves
+    /// rendering the whole grammar every iteration for hosts that show only progress.
+    pub views: bool,
 }
 
 /// The default of [`CheckOptions::counterexamples_per_iteration`].
@@ -49,6 +53,7 @@ impl Default for CheckOptions {
             counterexamples_per_iteration: DEFAULT_COUNTEREXAMPLES_PER_ITERATION,
             slice: Some(crate::slice::SliceMode::default()),
             hunt: true,
+            views: true,
         }
     }
 }

@@ -225,3 +225,46 @@ fn several_root_exits_get_a_start_symbol() {
     let empty = construct_cfg_unchecked(&p, &Pcfas { methods: vec![] });
     assert!(empty.grammar.productions.is_empty());
 }
+
+/// The rounds of a [`CallWalk`] return exactly the questions ConstructCFG asks with the
+/// same answers, each once, and stop at what an infeasible call hides.
+#[test]
+fn call_walk_rounds_return_what_construct_cfg_asks() {
+    let p = fig2();
+    let mut pcfas = Pcfas::initial(&p);
+    let (_, pos) = fig6_acquire(&p, &mut pcfas);
+    let acquire = method_id(&p, "Main.acquire");
+    for infeasible in [None, Some((acquire, pos))] {
+        let answer = |q: &CallQuery| Some(Some((q.callee, q.callee_exit)) != infeasible);
+        let mut asked = Vec::new();
+        let _ = construct_cfg(&p, &pcfas, &mut |q| {
+            asked.push(*q);
+            answer(q).unwrap_or(true)
+        });
+        let mut known: Vec<CallQuery> = Vec::new();
+        let mut walk = CallWalk::new(&p, &pcfas);
+        let mut rounds = 0;
+        loop {
+            let round = walk.round(&|q| known.contains(q).then(|| answer(q).unwrap_or(true)));
+            if round.is_empty() {
+                break;
+            }
+            rounds += 1;
+            for q in round {
+                assert!(!known.contains(&q), "asked twice: {q:?}");
+                known.push(q);
+            }
+        }
+        assert!(
+            rounds >= 2,
+            "the calls inside a callee come in a later round"
+        );
+        let key = |q: &CallQuery| (q.caller, q.edge.id, q.callee, q.callee_entry, q.callee_exit);
+        let mut a: Vec<_> = asked.iter().map(key).collect();
+        let mut b: Vec<_> = known.iter().map(key).collect();
+        a.sort();
+        a.dedup();
+        b.sort();
+        assert_eq!(a, b, "with {infeasible:?} infeasible");
+    }
+}

@@ -218,7 +218,7 @@ pub(super) fn render_text(
         );
         let _ = writeln!(
             out,
-            "  inclusion checks            {} ({} steps){} (time: ConstructCFG + inclusion)",
+            "  inclusion checks            {} ({} steps){} (time: all work outside the SMT solver)",
             s.inclusion_queries,
             s.inclusion_steps,
             s.grammar_and_inclusion_ms
