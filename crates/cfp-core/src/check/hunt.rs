@@ -158,7 +158,9 @@ impl Hunter {
     /// is first run with the wildcards naming no object (a scout: it emits nothing, and
     /// records the objects it made API calls on); then, with the same decisions, again
     /// with the wildcards naming up to [`RETARGETS`] of those objects
-    /// ([`Hunter::bindings`]).
+    /// ([`Hunter::bindings`]). `stop` is asked before every run: once it says so, the
+    /// slice ends (the host stopping the check; a run is bounded by its own limits).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn slice(
         &mut self,
         program: &Program,
@@ -166,6 +168,7 @@ impl Hunter {
         guide: Option<&Guide>,
         queries: u64,
         full: bool,
+        stop: &dyn Fn() -> bool,
     ) -> Option<Found> {
         let growth = self.slices.min(MAX_GROWTH);
         self.slices += 1;
@@ -198,7 +201,7 @@ impl Hunter {
         let mut spent = 0;
         let mut best: Option<Found> = None;
         for k in 0..SLICE_RUNS {
-            if spent >= budget {
+            if spent >= budget || stop() {
                 break;
             }
             let seed = self.next_seed;
@@ -228,6 +231,9 @@ impl Hunter {
             let mut random = interp::RandomOracle::new(seed ^ 0x5EED);
             let bindings = self.bindings(program, spec, &scout, &wildcards, &mut random);
             for named in bindings {
+                if stop() {
+                    break;
+                }
                 let run = explore::run_retrying(
                     program,
                     seed,
@@ -493,10 +499,16 @@ impl<S: Solver> Checker<S> {
         let total = self.session.stats().queries;
         let queries = total.saturating_sub(self.hunter.queries_seen);
         self.hunter.queries_seen = total;
-        match self
+        let session = &self.session;
+        let stop = || session.stop_if_cancelled().is_err();
+        let found = self
             .hunter
-            .slice(&self.program, &self.spec, guide, queries, full)
-        {
+            .slice(&self.program, &self.spec, guide, queries, full, &stop);
+        // A slice the host stopped: the run ends here, as a solver call would.
+        self.session
+            .stop_if_cancelled()
+            .map_err(|e| Stop::solver(e, "the bug hunter"))?;
+        match found {
             Some(found) => {
                 let found = self.hunter.shrink(&self.program, &self.spec, found);
                 self.confirm(it, found, true).await
@@ -608,5 +620,24 @@ mod tests {
         );
         assert_eq!(slice_budget(0, 10, false), LATER_SLICE_EDGES);
         assert_eq!(slice_budget(1_000, 10, false), 250_000);
+    }
+
+    #[test]
+    fn a_stopped_host_ends_a_slice_before_its_next_run() {
+        let program = crate::construct_cfg::tests::fig2();
+        let spec = cfp_grammar::Grammar {
+            terminals: Vec::new(),
+            nonterminals: vec!["S".to_string()],
+            productions: Vec::new(),
+            start: cfp_grammar::NontermId(0),
+        };
+        let mut stopped = Hunter::default();
+        assert!(stopped
+            .slice(&program, &spec, None, 0, true, &|| true)
+            .is_none());
+        assert_eq!(stopped.stats.runs, 0);
+        let mut running = Hunter::default();
+        let _ = running.slice(&program, &spec, None, 0, true, &|| false);
+        assert!(running.stats.runs > 0);
     }
 }
