@@ -92,7 +92,15 @@ pub fn call_formulas(
     let exit_f = callee.state_formula(q.callee_exit);
     let entry_f = callee.state_formula(q.callee_entry);
     let to_f = caller.state_formula(q.edge.to);
-    let slots = shared_read(enc, q.caller, &pre, result, [&exit_f, &entry_f, &to_f]);
+    let exit_reads = free_names(&exit_f);
+    let entry_reads = free_names(&entry_f);
+    let slots = shared_read(
+        enc,
+        q.caller,
+        &pre,
+        result,
+        [&exit_reads, &entry_reads, &free_names(&to_f)],
+    );
     let mut ctr = Names::new();
     let mut actuals = Vec::with_capacity(args.len());
     for a in args {
@@ -106,8 +114,6 @@ pub fn call_formulas(
         Some(r) => Some(syms.local(q.callee, r)?.0.as_str()),
         None => None,
     };
-    let exit_reads = free_names(&exit_f);
-    let entry_reads = free_names(&entry_f);
     let mut cn = Names::new();
     for (n, s) in syms.vars(q.callee)? {
         if exit_reads.contains(n.as_str()) || ret_name == Some(n.as_str()) {
@@ -245,7 +251,8 @@ pub fn call_formulas(
 }
 
 /// The shared symbols (by position in [`crate::encode::Symbols::shared`]) a call's
-/// question reads: those `formulas` mention (the symbol or its entry copy), `%alloc`, and
+/// question reads: those its formulas mention (`reads`: their free names; the symbol or
+/// its entry copy), `%alloc`, and
 /// when the result goes to a field, that field and what the object's expression reads
 /// (the assignment reads the caller's state after the call); every one should that
 /// expression not encode. A scope holds every field array of the program; binding only
@@ -256,7 +263,7 @@ fn shared_read<'t>(
     caller: crate::ir::MethodId,
     pre: &Names,
     result: &Option<crate::ir::Place>,
-    formulas: impl IntoIterator<Item = &'t Term>,
+    reads: impl IntoIterator<Item = &'t BTreeSet<String>>,
 ) -> BTreeSet<usize> {
     let syms = enc.symbols();
     let mut read: Vec<Term> = Vec::new();
@@ -269,12 +276,16 @@ fn shared_read<'t>(
             _ => return (0..syms.shared().len()).collect(),
         }
     }
-    let mut out: BTreeSet<usize> = formulas
+    let mut out: BTreeSet<usize> = reads
         .into_iter()
-        .flat_map(|f| f.free_vars())
-        .chain(read.iter().flat_map(|f| f.free_vars()))
-        .filter_map(|(n, _)| syms.shared_slot(&n).map(|(k, _)| k))
+        .flatten()
+        .filter_map(|n| syms.shared_slot(n).map(|(k, _)| k))
         .collect();
+    out.extend(
+        read.iter()
+            .flat_map(|f| f.free_vars())
+            .filter_map(|(n, _)| syms.shared_slot(&n).map(|(k, _)| k)),
+    );
     out.extend(syms.shared_slot(ALLOC).map(|(k, _)| k));
     out
 }

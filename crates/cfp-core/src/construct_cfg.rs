@@ -223,9 +223,20 @@ pub fn construct_cfg(
     pcfas: &Pcfas,
     feasible: &mut dyn FnMut(&CallQuery) -> bool,
 ) -> ProgramGrammar {
+    construct_cfg_until(program, pcfas, feasible, &|| false).unwrap_or_else(ProgramGrammar::empty)
+}
+
+/// [`construct_cfg`], polling `stop` before each sub-grammar: `None` once it says stop
+/// (a grammar of a thousand methods with many predicates per state takes long to build).
+pub fn construct_cfg_until(
+    program: &Program,
+    pcfas: &Pcfas,
+    feasible: &mut dyn FnMut(&CallQuery) -> bool,
+    stop: &dyn Fn() -> bool,
+) -> Option<ProgramGrammar> {
     let mut b = Builder::new(program, pcfas, false);
     b.start();
-    b.walk(feasible)
+    b.walk(feasible, stop)
 }
 
 /// The walk of [`construct_cfg`] without the grammar, in rounds: which rule (3)
@@ -257,8 +268,13 @@ impl<'a> CallWalk<'a> {
     /// The next round: the unanswered questions of the newly reachable sub-grammars
     /// (`answer` gives the answers known, `None` for none yet), in the order met. A
     /// question the last round returned and `answer` still leaves open is not followed
-    /// (nor returned again).
-    pub fn round(&mut self, answer: &dyn Fn(&CallQuery) -> Option<bool>) -> Vec<CallQuery> {
+    /// (nor returned again). `stop` is polled before each sub-grammar: `None` once it
+    /// says stop (the walk cannot go on after that).
+    pub fn round(
+        &mut self,
+        answer: &dyn Fn(&CallQuery) -> Option<bool>,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Vec<CallQuery>> {
         let mut fresh: Vec<CallQuery> = Vec::new();
         let mut ask = |q: &CallQuery| match answer(q) {
             Some(b) => b,
@@ -277,9 +293,9 @@ impl<'a> CallWalk<'a> {
                     .method_nt(q.callee, q.callee_entry, q.callee_exit);
             }
         }
-        let _ = self.builder.walk(&mut ask);
+        self.builder.walk(&mut ask, stop)?;
         self.pending = fresh.clone();
-        fresh
+        Some(fresh)
     }
 }
 
@@ -295,6 +311,11 @@ struct Builder<'a> {
     /// Only walk: no names, no productions (see [`visit_calls`]).
     dry: bool,
     memo: HashMap<(MethodId, PcfaEdgeId, StateId, StateId), bool>,
+    /// The call edges walked (dry walks only): a call's questions and the sub-grammars
+    /// it reaches do not depend on the caller's sub-grammar, so one visit is enough.
+    calls_walked: HashSet<(MethodId, PcfaEdgeId)>,
+    /// The live entry states of `(method, exit)`.
+    entries: HashMap<(MethodId, StateId), std::sync::Arc<[StateId]>>,
     live: HashMap<(MethodId, StateId), Vec<bool>>,
     out: ProgramGrammar,
     term_index: BTreeMap<String, TermId>,
@@ -312,6 +333,8 @@ impl<'a> Builder<'a> {
             pcfas,
             dry,
             memo: HashMap::new(),
+            calls_walked: HashSet::new(),
+            entries: HashMap::new(),
             live: HashMap::new(),
             out: ProgramGrammar::empty(),
             term_index: BTreeMap::new(),
@@ -443,14 +466,20 @@ impl<'a> Builder<'a> {
     }
 
     /// The entry states of `m` from which `exit` is reachable.
-    fn live_entries(&mut self, m: MethodId, exit: StateId) -> Vec<StateId> {
+    fn live_entries(&mut self, m: MethodId, exit: StateId) -> std::sync::Arc<[StateId]> {
+        if let Some(e) = self.entries.get(&(m, exit)) {
+            return e.clone();
+        }
         let pcfa = self.pcfa(m);
         let live = self.live(m, exit);
-        pcfa.map_or(&[][..], |p| p.entry_states())
+        let e: std::sync::Arc<[StateId]> = pcfa
+            .map_or(&[][..], |p| p.entry_states())
             .iter()
             .copied()
             .filter(|s| live.get(s.index()).copied().unwrap_or(false))
-            .collect()
+            .collect();
+        self.entries.insert((m, exit), e.clone());
+        e
     }
 
     /// The method nonterminal of `(m, entry, exit)` with its rule (4) production
@@ -497,7 +526,7 @@ impl<'a> Builder<'a> {
             .map_or_else(Vec::new, |p| p.exit_states().to_vec());
         let mut roots: Vec<(StateId, StateId)> = Vec::new();
         for x in root_exits {
-            for e in self.live_entries(root, x) {
+            for &e in self.live_entries(root, x).iter() {
                 roots.push((e, x));
             }
         }
@@ -516,17 +545,25 @@ impl<'a> Builder<'a> {
     }
 
     /// The queued sub-grammars and those they reach, then the grammar so far.
-    fn walk(&mut self, feasible: &mut dyn FnMut(&CallQuery) -> bool) -> ProgramGrammar {
+    /// `None` when `stop` says stop (polled before each sub-grammar).
+    fn walk(
+        &mut self,
+        feasible: &mut dyn FnMut(&CallQuery) -> bool,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<ProgramGrammar> {
         while let Some((m, exit)) = self.queue.pop_front() {
+            if stop() {
+                return None;
+            }
             let k = self.order.len();
             self.order.insert((m, exit), k);
             self.sub_grammar(m, exit, feasible);
         }
         if self.dry {
-            return ProgramGrammar::empty();
+            return Some(ProgramGrammar::empty());
         }
         renumber(&mut self.out, &self.order);
-        std::mem::replace(&mut self.out, ProgramGrammar::empty())
+        Some(std::mem::replace(&mut self.out, ProgramGrammar::empty()))
     }
 
     /// GenGrammar(A, c, Θ) for method `m` and exit state `exit`.
@@ -597,12 +634,15 @@ impl<'a> Builder<'a> {
                         );
                     }
                     Edge::Call { callee, unwind, .. } => {
+                        if self.dry && !self.calls_walked.insert((m, eid)) {
+                            continue;
+                        }
                         let callee = *callee;
                         let exits: Vec<StateId> = self
                             .pcfa(callee)
                             .map_or_else(Vec::new, |p| p.return_states(*unwind).to_vec());
                         for ce in exits {
-                            for ci in self.live_entries(callee, ce) {
+                            for &ci in self.live_entries(callee, ce).iter() {
                                 let q = CallQuery {
                                     caller: m,
                                     edge,

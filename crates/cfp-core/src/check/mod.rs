@@ -26,7 +26,7 @@ pub use types::*;
 use outcome::Stop;
 
 use crate::call_check::call_formulas;
-use crate::construct_cfg::{construct_cfg, CallQuery, CallWalk, ProgramGrammar};
+use crate::construct_cfg::{construct_cfg_until, CallQuery, CallWalk, ProgramGrammar};
 use crate::encode::Encoder;
 use crate::feasibility::{check_feasibility, Feasibility, Values};
 use crate::ir::{MethodId, Program};
@@ -300,7 +300,10 @@ impl<S: Solver> Checker<S> {
         let mut walk = CallWalk::new(&self.program, &self.pcfas);
         loop {
             let queries: BTreeMap<Key, CallQuery> = walk
-                .round(&|q| feasible.get(&key(q)).copied())
+                .round(&|q| feasible.get(&key(q)).copied(), &|| {
+                    self.session.stop_if_cancelled().is_err()
+                })
+                .ok_or(cfp_smt::SolverError::Cancelled)?
                 .into_iter()
                 .map(|q| (key(&q), q))
                 .collect();
@@ -364,9 +367,14 @@ impl<S: Solver> Checker<S> {
                 }
             }
         }
-        Ok(construct_cfg(&self.program, &self.pcfas, &mut |q| {
-            feasible.get(&key(q)).copied().unwrap_or(true)
-        }))
+        let session = &self.session;
+        construct_cfg_until(
+            &self.program,
+            &self.pcfas,
+            &mut |q| feasible.get(&key(q)).copied().unwrap_or(true),
+            &|| session.stop_if_cancelled().is_err(),
+        )
+        .ok_or(cfp_smt::SolverError::Cancelled)
     }
 
     /// One CEGAR iteration (paper Fig. 11), queueing its events; a verdict or an

@@ -245,7 +245,12 @@ fn call_walk_rounds_return_what_construct_cfg_asks() {
         let mut walk = CallWalk::new(&p, &pcfas);
         let mut rounds = 0;
         loop {
-            let round = walk.round(&|q| known.contains(q).then(|| answer(q).unwrap_or(true)));
+            let round = walk
+                .round(
+                    &|q| known.contains(q).then(|| answer(q).unwrap_or(true)),
+                    &|| false,
+                )
+                .expect("never stopped");
             if round.is_empty() {
                 break;
             }
@@ -267,4 +272,22 @@ fn call_walk_rounds_return_what_construct_cfg_asks() {
         b.sort();
         assert_eq!(a, b, "with {infeasible:?} infeasible");
     }
+}
+
+/// A stop hook ends both walks before their next sub-grammar, and a walk that was never
+/// stopped builds the grammar ConstructCFG builds.
+#[test]
+fn a_stop_hook_ends_the_walks() {
+    let p = fig2();
+    let mut pcfas = Pcfas::initial(&p);
+    let _ = fig6_acquire(&p, &mut pcfas);
+    let stopped = construct_cfg_until(&p, &pcfas, &mut |_| true, &|| true);
+    assert!(stopped.is_none());
+    let whole = construct_cfg_until(&p, &pcfas, &mut |_| true, &|| false).expect("not stopped");
+    assert_eq!(
+        whole.grammar.to_string(),
+        construct_cfg(&p, &pcfas, &mut |_| true).grammar.to_string()
+    );
+    let mut walk = CallWalk::new(&p, &pcfas);
+    assert!(walk.round(&|_| None, &|| true).is_none());
 }

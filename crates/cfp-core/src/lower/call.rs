@@ -19,6 +19,25 @@ const BOXED_METHODS: &[&str] = &[
     "toString",
 ];
 
+/// What the caller does with a call's value: the local it goes to, whether it is read,
+/// and the sort the context expects.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ResultUse {
+    pub(super) dest: Option<VarId>,
+    pub(super) want_result: bool,
+    pub(super) want: Option<Sort>,
+}
+
+impl ResultUse {
+    pub(super) fn of(dest: Option<VarId>, want_result: bool, want: Option<Sort>) -> Self {
+        ResultUse {
+            dest,
+            want_result,
+            want,
+        }
+    }
+}
+
 impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// Evaluate arguments left to right; an argument followed by one with side effects is
     /// saved first.
@@ -121,13 +140,24 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
 
     /// The arbitrary result of a call whose code is outside the program (without the
     /// exceptions a library call may throw).
-    pub(super) fn unknown_result(
+    pub(super) fn unknown_result(&mut self, out: ResultUse, span: Span) -> (Expr, Type) {
+        self.arbitrary_result(out, span, false)
+    }
+
+    /// The arbitrary result of a call outside the program; with `may_throw`, the
+    /// exceptions a library call may throw are raised after the result is havocked and
+    /// before it is read.
+    pub(super) fn arbitrary_result(
         &mut self,
-        dest: Option<VarId>,
-        want_result: bool,
-        want: Option<Sort>,
+        out: ResultUse,
         span: Span,
+        may_throw: bool,
     ) -> (Expr, Type) {
+        let ResultUse {
+            dest,
+            want_result,
+            want,
+        } = out;
         let ty = match want {
             Some(Sort::Bool) => Type::Bool,
             _ => Type::Unknown,
@@ -135,6 +165,9 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let res = self.result_var(dest, want_result, &ty, want);
         if let Some(r) = res {
             self.emit(Stmt::Havoc(Place::Var(r)), span);
+        }
+        if may_throw {
+            self.library_may_throw(span);
         }
         self.call_value(res, dest, ty, span)
     }
@@ -260,10 +293,10 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         )
                     }
                     (Some(c), None) if self.cx.table.has_external_ancestor(c) => {
-                        self.library_call(&vals, &tys, dest, want_result, want, span)
+                        self.library_call(&vals, &tys, ResultUse::of(dest, want_result, want), span)
                     }
                     _ if self.outside_source().is_some() => {
-                        self.library_call(&vals, &tys, dest, want_result, want, span)
+                        self.library_call(&vals, &tys, ResultUse::of(dest, want_result, want), span)
                     }
                     _ => {
                         self.error(
@@ -293,7 +326,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     self.unknown_value(want, span)
                 }
                 None if self.cx.table.has_external_ancestor(c) => {
-                    self.library_call(&vals, &tys, dest, want_result, want, span)
+                    self.library_call(&vals, &tys, ResultUse::of(dest, want_result, want), span)
                 }
                 None => {
                     self.error(
@@ -310,7 +343,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 }
             },
             Some(Some(Target::External)) => {
-                self.library_call(&vals, &tys, dest, want_result, want, span)
+                self.library_call(&vals, &tys, ResultUse::of(dest, want_result, want), span)
             }
             Some(Some(Target::Super {
                 receiver: this,
@@ -347,9 +380,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                         &rty,
                         &vals,
                         &tys,
-                        dest,
-                        want_result,
-                        want,
+                        ResultUse::of(dest, want_result, want),
                         span,
                     ),
                 }
@@ -401,7 +432,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
             if let Some(site) = self.call_site.as_mut() {
                 site.class = None;
             }
-            return self.library_call(&vals, &tys, dest, want_result, want, span);
+            return self.library_call(&vals, &tys, ResultUse::of(dest, want_result, want), span);
         }
         let args = self.coerce_args(m, vals, span);
         let ret = self.result_type(m, tys);
@@ -423,6 +454,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         dest: Option<VarId>,
         span: Span,
     ) -> (Expr, Type) {
+        let out = ResultUse::of(dest, want_result, want);
         let arity = vals.len();
         // API detection.
         let (terminals, untyped) = match &rty {
@@ -545,7 +577,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         let is_event = !terminals.is_empty();
         if !is_event && crate::classes::is_final_object_method(&name.name, arity) {
             // `Object`'s own native code: no dispatch, no call-back, no hand-off.
-            return self.external_call(dest, want_result, want, span);
+            return self.external_call(out, span);
         }
         if !terminals.is_empty() {
             self.note_handed(&tys);
@@ -567,7 +599,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         // In-file implementations. (A protocol event does not throw: the call happened.)
         let Type::Class(c) = rty else {
             if is_event {
-                return self.unknown_result(dest, want_result, want, span);
+                return self.unknown_result(out, span);
             }
             // A class of the program below an outside type, or a closure, may run it; a
             // value of a type variable's type, or of a type this cannot see (what library
@@ -594,7 +626,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     return r;
                 }
             }
-            return self.library_call_on(&recv, &rty, &vals, &tys, dest, want_result, want, span);
+            return self.library_call_on(&recv, &rty, &vals, &tys, out, span);
         };
         let Some((decl, phase)) = self.choose_method(c, &name.name, &tys) else {
             let known = self.cx.table.has_external_ancestor(c)
@@ -611,7 +643,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                     ),
                 );
             }
-            return self.library_call_on(&recv, &rty, &vals, &tys, dest, want_result, want, span);
+            return self.library_call_on(&recv, &rty, &vals, &tys, out, span);
         };
         let vals = self.pack_varargs(decl, phase, vals, span);
         let dsig = self.cx.table.methods[decl.index()].clone();
@@ -628,7 +660,7 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
                 !self.cx.api.matching(&names, &name.name, arity).is_empty()
             });
         if !api_below && impls.iter().all(|(m, _)| m.is_none()) {
-            return self.library_call_on(&recv, &rty, &vals, &tys, dest, want_result, want, span);
+            return self.library_call_on(&recv, &rty, &vals, &tys, out, span);
         }
         let ret = self.result_type(decl, &tys);
         let res = self.result_var(dest, want_result, &ret, want);

@@ -7,34 +7,28 @@ use super::*;
 impl<'c, 'a> MethodLowerer<'c, 'a> {
     /// A call of library code with the arguments `vals` (of static types `tys`): it may
     /// call back the closures it receives; its result is arbitrary.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn library_call(
         &mut self,
         vals: &[Expr],
         tys: &[Type],
-        dest: Option<VarId>,
-        want_result: bool,
-        want: Option<Sort>,
+        out: ResultUse,
         span: Span,
     ) -> (Expr, Type) {
-        self.library_code(vals, tys, 0, dest, want_result, want, span)
+        self.library_code(vals, tys, 0, out, span)
     }
 
     /// Library code that receives `vals` (of static types `tys`); those before
     /// `kept_from` are the receiver: no hand-off, called back during the call only.
-    #[allow(clippy::too_many_arguments)]
     fn library_code(
         &mut self,
         vals: &[Expr],
         tys: &[Type],
         kept_from: usize,
-        dest: Option<VarId>,
-        want_result: bool,
-        want: Option<Sort>,
+        out: ResultUse,
         span: Span,
     ) -> (Expr, Type) {
         self.library_effects(vals, tys, kept_from, span);
-        self.external_call(dest, want_result, want, span)
+        self.external_call(out, span)
     }
 
     /// What library code that receives `vals` does before it returns: it may call the
@@ -67,34 +61,17 @@ impl<'c, 'a> MethodLowerer<'c, 'a> {
         rty: &Type,
         vals: &[Expr],
         tys: &[Type],
-        dest: Option<VarId>,
-        want_result: bool,
-        want: Option<Sort>,
+        out: ResultUse,
         span: Span,
     ) -> (Expr, Type) {
         let (all, all_tys) = super::call::with_receiver(recv, rty, vals, tys);
         // (A method of a protocol object's own class is no hand-off of it.)
-        self.library_code(&all, &all_tys, 1, dest, want_result, want, span)
+        self.library_code(&all, &all_tys, 1, out, span)
     }
 
     /// An external call: arguments already evaluated; the result is arbitrary.
-    pub(super) fn external_call(
-        &mut self,
-        dest: Option<VarId>,
-        want_result: bool,
-        want: Option<Sort>,
-        span: Span,
-    ) -> (Expr, Type) {
-        let ty = match want {
-            Some(Sort::Bool) => Type::Bool,
-            _ => Type::Unknown,
-        };
-        let res = self.result_var(dest, want_result, &ty, want);
-        if let Some(r) = res {
-            self.emit(Stmt::Havoc(Place::Var(r)), span);
-        }
-        self.library_may_throw(span);
-        self.call_value(res, dest, ty, span)
+    pub(super) fn external_call(&mut self, out: ResultUse, span: Span) -> (Expr, Type) {
+        self.arbitrary_result(out, span, true)
     }
 
     /// Of `classes`, those below a class of the spec's wildcards that inherit the API

@@ -80,6 +80,7 @@ use cfp_syntax::spec_ast::Spec;
 use cfp_syntax::{Diagnostic, Severity, Span};
 
 mod call;
+use call::ResultUse;
 mod callbacks;
 mod cfa_builder;
 mod closure;
