@@ -3,6 +3,7 @@
 //! the call check and of the call edges in UpdateTransitions.
 
 use super::*;
+use std::collections::VecDeque;
 
 /// Where a call of a method may write one field array.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,58 +110,84 @@ impl<'p> Encoder<'p> {
             }
             out.push(w);
         }
-        // Through calls, callees first (one pass per strongly connected component of
-        // the call graph, repeated only inside a recursive one): a callee's write at
-        // its parameter j is a write at the caller's actual j — at the caller's
-        // parameter k when the actual is that parameter.
-        for scc in callee_first_components(program) {
-            let recursive = scc.len() > 1
-                || scc
-                    .iter()
-                    .any(|&m| calls_of(&program.methods[m]).any(|(c, _)| c.index() == m));
-            loop {
-                let mut changed = false;
-                for &mi in &scc {
-                    let cfa = &program.methods[mi];
-                    for (callee, args) in calls_of(cfa) {
-                        let c = callee.index();
-                        if c >= out.len() {
-                            continue;
-                        }
-                        let theirs = if c == mi {
-                            out[c].clone()
-                        } else {
-                            std::mem::take(&mut out[c])
-                        };
-                        for (f, sites) in &theirs {
-                            let mapped = match sites {
-                                WriteSites::Anywhere => WriteSites::Anywhere,
-                                WriteSites::Params(js) => {
-                                    let ks: Option<BTreeSet<usize>> = js
-                                        .iter()
-                                        .map(|j| {
-                                            args.get(*j)
-                                                .and_then(|a| param_of(cfa, &assigned[mi], a))
-                                        })
-                                        .collect();
-                                    ks.map_or(WriteSites::Anywhere, WriteSites::Params)
-                                }
-                            };
-                            match out[mi].get_mut(f) {
-                                Some(old) => changed |= old.join(mapped),
-                                None => {
-                                    out[mi].insert(*f, mapped);
-                                    changed = true;
-                                }
-                            }
-                        }
-                        if c != mi {
-                            out[c] = theirs;
-                        }
+        // Through calls, callees first: a callee's write at its parameter j is a write
+        // at the caller's actual j — at the caller's parameter k when the actual is that
+        // parameter. Calls out of a strongly connected component of the call graph read
+        // final summaries (one pass); inside a recursive one, a worklist re-reads a
+        // callee's summary into its callers only when it grew.
+        let propagate = |out: &mut Vec<BTreeMap<u32, WriteSites>>,
+                         mi: usize,
+                         c: usize,
+                         args: &[Expr]|
+         -> bool {
+            if c >= out.len() {
+                return false;
+            }
+            let cfa = &program.methods[mi];
+            let theirs = if c == mi {
+                out[c].clone()
+            } else {
+                std::mem::take(&mut out[c])
+            };
+            let mut changed = false;
+            for (f, sites) in &theirs {
+                let mapped = match sites {
+                    WriteSites::Anywhere => WriteSites::Anywhere,
+                    WriteSites::Params(js) => {
+                        let ks: Option<BTreeSet<usize>> = js
+                            .iter()
+                            .map(|j| args.get(*j).and_then(|a| param_of(cfa, &assigned[mi], a)))
+                            .collect();
+                        ks.map_or(WriteSites::Anywhere, WriteSites::Params)
+                    }
+                };
+                match out[mi].get_mut(f) {
+                    Some(old) => changed |= old.join(mapped),
+                    None => {
+                        out[mi].insert(*f, mapped);
+                        changed = true;
                     }
                 }
-                if !changed || !recursive {
-                    break;
+            }
+            if c != mi {
+                out[c] = theirs;
+            }
+            changed
+        };
+        let mut component = vec![usize::MAX; program.methods.len()];
+        for (k, scc) in callee_first_components(program).into_iter().enumerate() {
+            for &mi in &scc {
+                component[mi] = k;
+            }
+            // Calls into earlier components: their summaries are final.
+            let mut inner: Vec<(usize, usize, &[Expr])> = Vec::new();
+            for &mi in &scc {
+                for (callee, args) in calls_of(&program.methods[mi]) {
+                    let c = callee.index();
+                    if component.get(c) == Some(&k) {
+                        inner.push((mi, c, args));
+                    } else {
+                        propagate(&mut out, mi, c, args);
+                    }
+                }
+            }
+            if inner.is_empty() {
+                continue;
+            }
+            // Inside the component: every summary is read once, then again by the
+            // callers of a summary that grew.
+            let mut callers: BTreeMap<usize, Vec<(usize, &[Expr])>> = BTreeMap::new();
+            for &(mi, c, args) in &inner {
+                callers.entry(c).or_default().push((mi, args));
+            }
+            let mut queued: BTreeSet<usize> = scc.iter().copied().collect();
+            let mut work: VecDeque<usize> = scc.iter().copied().collect();
+            while let Some(c) = work.pop_front() {
+                queued.remove(&c);
+                for &(mi, args) in callers.get(&c).map_or(&[][..], |v| v.as_slice()) {
+                    if propagate(&mut out, mi, c, args) && queued.insert(mi) {
+                        work.push_back(mi);
+                    }
                 }
             }
         }
@@ -235,28 +262,41 @@ impl<'p> Encoder<'p> {
             out.push(written);
             calls.push(callees);
         }
-        // Transitively through calls, callees first (repeated only inside a recursive
-        // strongly connected component of the call graph).
-        for scc in callee_first_components(self.program) {
+        // Transitively through calls, callees first. Inside a recursive strongly
+        // connected component every member calls every member: all of them modify the
+        // union of what the members and their callees outside it modify.
+        let mut component = vec![usize::MAX; out.len()];
+        for (k, scc) in callee_first_components(self.program)
+            .into_iter()
+            .enumerate()
+        {
+            for &m in &scc {
+                component[m] = k;
+            }
             let recursive =
                 scc.len() > 1 || scc.iter().any(|&m| calls[m].iter().any(|c| c.index() == m));
-            loop {
-                let mut changed = false;
-                for &m in &scc {
-                    for c in calls[m].clone() {
-                        let c = c.index();
-                        if c == m || c >= out.len() {
-                            continue;
-                        }
-                        let theirs = std::mem::take(&mut out[c]);
-                        for n in &theirs {
-                            changed |= out[m].insert(*n);
-                        }
-                        out[c] = theirs;
-                    }
+            let mut union: BTreeSet<u32> = BTreeSet::new();
+            for &m in &scc {
+                if recursive {
+                    union.extend(out[m].iter().copied());
                 }
-                if !changed || !recursive {
-                    break;
+                for c in &calls[m] {
+                    let c = c.index();
+                    if c >= out.len() || component[c] == k {
+                        continue;
+                    }
+                    let theirs = std::mem::take(&mut out[c]);
+                    if recursive {
+                        union.extend(theirs.iter().copied());
+                    } else {
+                        out[m].extend(theirs.iter().copied());
+                    }
+                    out[c] = theirs;
+                }
+            }
+            if recursive {
+                for &m in &scc {
+                    out[m].clone_from(&union);
                 }
             }
         }

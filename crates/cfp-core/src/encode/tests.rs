@@ -36,6 +36,36 @@ fn calls_change_only_what_callees_write() {
     assert!(!enc.modified_by(m("Box.set")).expect("set").contains(ALLOC));
 }
 
+/// Inside a recursive cycle of calls, summaries reach their fixpoint: a write at a
+/// parameter travels around the cycle, a write reached through a fresh object is a write
+/// anywhere, and every member of the cycle modifies what any member modifies.
+#[test]
+fn recursive_calls_share_their_summaries() {
+    let src = "class Box {\n  int v;\n  int w;\n  static int n;\n  static void a(Box b, int k) { if (k > 0) { c(b, k - 1); } }\n  static void c(Box x, int k) { if (k > 0) { d(x, k - 1); } else { a(x, k); } }\n  static void d(Box y, int k) { y.v = k; if (k > 2) { a(y, k); } else { e(k); } }\n  static void e(int k) { n = k; if (k > 5) { a(new Box(), k); } }\n  static void f(Box z) { z.w = 1; }\n}\nclass Main {\n  public static void main(String[] s) { Box b = new Box(); Box.a(b, 3); Box.f(b); }\n}\n";
+    let p = lower_ok(src, "wildcard $1 : Box;\nS -> ε;\n");
+    let enc = Encoder::new(&p);
+    let m = |n: &str| crate::trace::tests::method(&p, n);
+    let v = "Box.v".to_string();
+    let w = "Box.w".to_string();
+    // `d` writes `v` at its parameter, but `e` (in the cycle) calls `a` on a new box:
+    // the write reaches a fresh object, so every member writes `v` anywhere.
+    for name in ["Box.a", "Box.c", "Box.d", "Box.e"] {
+        let writes = enc.field_writes(m(name)).expect(name);
+        assert_eq!(writes.get(&v), Some(&WriteSites::Anywhere), "{name}");
+        let modified = enc.modified_by(m(name)).expect(name);
+        assert!(
+            modified.contains(&v) && modified.contains("Box.n"),
+            "{name}: {modified:?}"
+        );
+    }
+    // Outside the cycle, a write at the parameter stays there.
+    assert_eq!(
+        enc.field_writes(m("Box.f")).expect("f").get(&w),
+        Some(&WriteSites::Params(BTreeSet::from([0])))
+    );
+    assert!(!enc.modified_by(m("Box.f")).expect("f").contains("Box.n"));
+}
+
 const PROG: &str = "class A {\n  int f;\n  A g;\n  static int count;\n  void m(int x, int y) {\n    A a = new A();\n    a.f = x / 3 + x % -2 + x * y + (x << 2);\n    if (a.f > 0 && y != 0) { count = count + 1; }\n    a.g = a;\n  }\n  public static void main(String[] args) { new A().m(1, 2); }\n}\n";
 const SPEC: &str = "wildcard $1 : A;\nS -> ε;\n";
 
