@@ -336,11 +336,13 @@ impl Symbols {
 /// after [`edge_formula`] the post map sends written symbols to `<symbol>@<k>`.
 ///
 /// The maps are persistent ([`imbl::OrdMap`]): a clone is O(1) and shares structure, so a
-/// trace of `n` steps over a scope of `s` symbols costs O(n log s), not O(n s).
+/// trace of `n` steps over a scope of `s` symbols costs O(n log s), not O(n s). The
+/// names are shared strings: the nodes a change copies copy no text (a trace of a
+/// million steps keeps millions of such nodes).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Names {
-    cur: imbl::OrdMap<String, Term>,
-    versions: imbl::OrdMap<String, u32>,
+    cur: imbl::OrdMap<std::sync::Arc<str>, Term>,
+    versions: imbl::OrdMap<std::sync::Arc<str>, u32>,
 }
 
 impl Names {
@@ -349,7 +351,12 @@ impl Names {
         Names {
             cur: symbols
                 .iter()
-                .map(|(n, s)| (n.clone(), Term::var(n.clone(), s.clone())))
+                .map(|(n, s)| {
+                    (
+                        std::sync::Arc::from(n.as_str()),
+                        Term::var(n.clone(), s.clone()),
+                    )
+                })
                 .collect(),
             versions: imbl::OrdMap::new(),
         }
@@ -369,7 +376,12 @@ impl Names {
 
     /// Bind `symbol` to `term`.
     pub fn set(&mut self, symbol: &str, term: Term) {
-        self.cur.insert(symbol.to_string(), term);
+        match self.cur.get_mut(symbol) {
+            Some(t) => *t = term,
+            None => {
+                self.cur.insert(std::sync::Arc::from(symbol), term);
+            }
+        }
     }
 
     /// Remove every binding, keeping the version counters.
@@ -379,15 +391,22 @@ impl Names {
 
     /// The bound symbols and their terms, in name order.
     pub fn bindings(&self) -> impl Iterator<Item = (&str, &Term)> {
-        self.cur.iter().map(|(n, t)| (n.as_str(), t))
+        self.cur.iter().map(|(n, t)| (&**n, t))
     }
 
     /// A fresh version `<symbol>@<k>` (not bound).
     pub fn fresh_term(&mut self, symbol: &str, sort: Sort) -> Term {
-        let k = self.versions.entry(symbol.to_string()).or_insert(0);
-        let t = Term::var(format!("{symbol}@{k}"), sort);
-        *k += 1;
-        t
+        let k = match self.versions.get_mut(symbol) {
+            Some(k) => {
+                *k += 1;
+                *k - 1
+            }
+            None => {
+                self.versions.insert(std::sync::Arc::from(symbol), 1);
+                0
+            }
+        };
+        Term::var(format!("{symbol}@{k}"), sort)
     }
 
     /// A fresh version of `symbol`, bound as its current term.
@@ -402,7 +421,7 @@ impl Names {
     /// Only the counters in which the two maps differ are visited (the maps share
     /// structure along a trace), so a merge costs the changes, not the symbols.
     pub fn merge_versions(&mut self, other: &Names) {
-        let raised: Vec<(String, u32)> = self
+        let raised: Vec<(std::sync::Arc<str>, u32)> = self
             .versions
             .diff(&other.versions)
             .filter_map(|d| match d {
@@ -432,9 +451,9 @@ impl Names {
         other: &'a Names,
     ) -> impl Iterator<Item = (&'a str, Option<&'a Term>)> + 'a {
         self.cur.diff(&other.cur).map(|d| match d {
-            imbl::ordmap::DiffItem::Add(n, t) => (n.as_str(), Some(t)),
-            imbl::ordmap::DiffItem::Update { new: (n, t), .. } => (n.as_str(), Some(t)),
-            imbl::ordmap::DiffItem::Remove(n, _) => (n.as_str(), None),
+            imbl::ordmap::DiffItem::Add(n, t) => (&**n, Some(t)),
+            imbl::ordmap::DiffItem::Update { new: (n, t), .. } => (&**n, Some(t)),
+            imbl::ordmap::DiffItem::Remove(n, _) => (&**n, None),
         })
     }
 
