@@ -56,6 +56,11 @@ use cfp_grammar::{Grammar, NontermId, ProdId, Production, Sym, TermId};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
+mod live;
+mod renumber;
+use live::live_states;
+use renumber::renumber;
+
 /// What a nonterminal stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -705,109 +710,6 @@ impl<'a> Builder<'a> {
             },
         );
     }
-}
-
-/// Renumber the nonterminals so that each sub-grammar's symbols are contiguous: the
-/// start symbol, then per sub-grammar (in the order they were discovered from the root)
-/// its method nonterminal and its state nonterminals by state id.
-fn renumber(out: &mut ProgramGrammar, order: &HashMap<(MethodId, StateId), usize>) {
-    let rank = |info: &NtInfo| -> (usize, usize, u32) {
-        match *info {
-            NtInfo::Start => (0, 0, 0),
-            NtInfo::Method {
-                method,
-                entry,
-                exit,
-            } => (
-                order.get(&(method, exit)).map_or(usize::MAX, |k| k + 1),
-                0,
-                entry.0,
-            ),
-            NtInfo::State {
-                method,
-                state,
-                exit,
-            } => (
-                order.get(&(method, exit)).map_or(usize::MAX, |k| k + 1),
-                1,
-                state.0,
-            ),
-        }
-    };
-    // Ranks once per symbol; the index breaks ties, so the order is total.
-    let mut keyed: Vec<((usize, usize, u32), usize)> = out
-        .nonterminals
-        .iter()
-        .enumerate()
-        .map(|(i, info)| (rank(info), i))
-        .collect();
-    keyed.sort_unstable();
-    let perm: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
-    // new_id[old] = new
-    let mut new_id = vec![NontermId(0); perm.len()];
-    for (new, &old) in perm.iter().enumerate() {
-        new_id[old] = NontermId(new as u32);
-    }
-    let map = |n: NontermId| new_id.get(n.index()).copied().unwrap_or(n);
-    out.grammar.nonterminals = perm
-        .iter()
-        .map(|&i| std::mem::take(&mut out.grammar.nonterminals[i]))
-        .collect();
-    out.nonterminals = perm.iter().map(|&i| out.nonterminals[i]).collect();
-    for p in &mut out.grammar.productions {
-        p.lhs = map(p.lhs);
-        for s in &mut p.rhs {
-            if let Sym::N(n) = s {
-                *n = map(*n);
-            }
-        }
-    }
-    out.grammar.start = map(out.grammar.start);
-    for v in out.index.values_mut() {
-        *v = map(*v);
-    }
-}
-
-/// States on some path from an entry state to `exit` (indexed by state id).
-fn live_states(pcfa: &Pcfa, exit: StateId) -> Vec<bool> {
-    let n = pcfa.state_capacity();
-    let mut bwd = vec![false; n];
-    let mut stack = Vec::new();
-    if pcfa.state(exit).is_some() {
-        bwd[exit.index()] = true;
-        stack.push(exit);
-    }
-    while let Some(s) = stack.pop() {
-        for &e in pcfa.in_edges(s) {
-            if let Some(edge) = pcfa.edge(e) {
-                if let Some(seen) = bwd.get_mut(edge.from.index()) {
-                    if !*seen {
-                        *seen = true;
-                        stack.push(edge.from);
-                    }
-                }
-            }
-        }
-    }
-    let mut live = vec![false; n];
-    for &s in pcfa.entry_states() {
-        if bwd.get(s.index()).copied().unwrap_or(false) && !live[s.index()] {
-            live[s.index()] = true;
-            stack.push(s);
-        }
-    }
-    while let Some(s) = stack.pop() {
-        for &e in pcfa.out_edges(s) {
-            if let Some(edge) = pcfa.edge(e) {
-                let t = edge.to.index();
-                if bwd.get(t).copied().unwrap_or(false) && !live[t] {
-                    live[t] = true;
-                    stack.push(edge.to);
-                }
-            }
-        }
-    }
-    live
 }
 
 #[cfg(test)]
