@@ -129,11 +129,14 @@ pub fn wasm_bindgen_cli() -> Result<PathBuf, Failed> {
         return Ok(exe);
     }
     // No `--locked`: its lock file wants a crate version the registry mirror lacks.
+    // `--debug`: it builds in about half the time of a release build, and its output is
+    // byte for byte the same (the tool runs twice per build, ~5 s instead of ~1 s).
     let mut install = cargo();
     install
         .args([
             "install",
             "wasm-bindgen-cli",
+            "--debug",
             "--version",
             WASM_BINDGEN_VERSION,
             "--root",

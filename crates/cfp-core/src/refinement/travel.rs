@@ -8,7 +8,9 @@
 //! After a refinement, each predicate of Ψ is proposed, once per *shape*, to every other
 //! method in which the same symbols exist and are used: locals and parameters by name
 //! and sort, a field of the learning method's own class (`C.f`) as the same-named field
-//! of the target's class (`C'.f`), globals as they are. The target tracks it at every
+//! of the target's class (`C'.f`), globals as they are. A predicate that compares the
+//! receiver itself (`this = $1`, not one of its fields) goes only to the methods of the
+//! learning class's hierarchy: the receiver of an unrelated class is never that object. The target tracks it at every
 //! location (method scope). A predicate over globals alone does not travel (it would go
 //! everywhere), nor one over SSA versions, entry values or the lowering's temporaries
 //! (`%t1` of one method has nothing to do with `%t1` of another), nor anything but a
@@ -46,6 +48,56 @@ fn own_field<'a>(
         .fields
         .iter()
         .find(|f| f.class == class && enc.symbols().field(f.id).is_ok_and(|(n, _)| n == symbol))
+}
+
+/// The receiver's name in every instance method.
+const THIS: &str = "this";
+
+/// Whether `t` mentions the receiver other than as the object of one of the learning
+/// class's own fields (`own`, by symbol).
+fn bare_this(t: &Term, own: &BTreeMap<&str, &crate::ir::FieldDef>) -> bool {
+    match t.kind() {
+        TermKind::Var(n, _) => n == THIS,
+        TermKind::App(Op::Select, args) => match args.as_slice() {
+            [arr, obj]
+                if matches!(arr.kind(), TermKind::Var(a, _) if own.contains_key(a.as_str()))
+                    && matches!(obj.kind(), TermKind::Var(o, _) if o == THIS) =>
+            {
+                false
+            }
+            _ => args.iter().any(|a| bare_this(a, own)),
+        },
+        TermKind::App(_, args) | TermKind::Uf(_, args, _) => args.iter().any(|a| bare_this(a, own)),
+        TermKind::Quant(_, _, body) => bare_this(body, own),
+        TermKind::Bool(_) | TermKind::Int(_) => false,
+    }
+}
+
+/// Whether `a` and `b` are one class or one extends the other.
+fn same_hierarchy(
+    program: &Program,
+    a: Option<crate::ir::ClassId>,
+    b: Option<crate::ir::ClassId>,
+) -> bool {
+    let (Some(a), Some(b)) = (a, b) else {
+        return false;
+    };
+    let extends = |sub: crate::ir::ClassId, sup: crate::ir::ClassId| {
+        let mut at = Some(sub);
+        let mut steps = 0;
+        while let Some(c) = at {
+            if c == sup {
+                return true;
+            }
+            steps += 1;
+            if steps > program.classes.len() {
+                return false;
+            }
+            at = program.classes.get(c.index()).and_then(|d| d.superclass);
+        }
+        false
+    };
+    extends(a, b) || extends(b, a)
 }
 
 /// Whether `atom` is one comparison (or its negation) without a Boolean connective or
@@ -165,8 +217,15 @@ impl Travel {
                 if !self.done.insert(shape) {
                     continue;
                 }
+                // `this` of an unrelated class is never the same object: a predicate that
+                // compares the receiver itself (not one of its own fields, which are
+                // renamed) travels within the learning class's hierarchy only.
+                let over_this = bare_this(atom, &own);
                 for target in &program.methods {
-                    if target.id == *m || target.is_abstract {
+                    if target.id == *m
+                        || target.is_abstract
+                        || (over_this && !same_hierarchy(program, cfa.class, target.class))
+                    {
                         continue;
                     }
                     let Some(renamed) = self.rename(enc, atom, &fv, &own, target, &globals) else {
@@ -224,5 +283,54 @@ impl Travel {
             let s = fv.iter().find(|(m, _)| m == n).map(|(_, s)| s.clone())?;
             map.get(n).map(|to| Term::var(to.clone(), s))
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::lower_ok;
+    use crate::trace::tests::method;
+
+    /// The methods `psi`'s proposal reaches with `atom` (by name, sorted).
+    fn reached(p: &Program, proposed: &Psi, atom: &Term) -> Vec<String> {
+        let mut names: Vec<String> = proposed
+            .iter()
+            .filter(|(_, atoms)| atoms.contains(atom))
+            .filter_map(|((m, _), _)| p.method(*m).map(|c| c.name.clone()))
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// A predicate comparing the receiver itself travels within the learning class's
+    /// hierarchy only (an unrelated class's `this` is never that object); one over a field
+    /// of the receiver travels to every class with a same-named field.
+    #[test]
+    fn the_receiver_travels_within_its_hierarchy() {
+        let src = "import java.util.concurrent.locks.ReentrantLock;\nclass A {\n  ReentrantLock l;\n  void take() { l.lock(); }\n  void give() { l.unlock(); }\n}\nclass B extends A {\n  void again() { l.lock(); }\n}\nclass C {\n  ReentrantLock l;\n  void run() { l.unlock(); }\n}\nclass Main {\n  public static void main(String[] a) { A x = new B(); x.take(); x.give(); new C().run(); }\n}\n";
+        let p = lower_ok(src, "wildcard $1 : ReentrantLock;\nS -> ε;\n");
+        let enc = Encoder::new(&p);
+        let take = method(&p, "A.take");
+        let this = Term::var(THIS, Sort::Int);
+        let wildcard = Term::var("$1", Sort::Int);
+        let field = |class: &str| Term::var(format!("{class}.l"), Sort::array_of(Sort::Int));
+        let own = Term::eq(Term::select(field("A"), this.clone()), wildcard.clone());
+        let receiver = Term::eq(this.clone(), wildcard.clone());
+        let at = p.method(take).map(|c| c.entry).expect("A.take");
+        let psi: Psi = BTreeMap::from([((take, at), vec![receiver.clone(), own.clone()])]);
+        let proposed = Travel::new(&enc).propose(&enc, &psi);
+        assert_eq!(
+            reached(&p, &proposed, &receiver),
+            ["A.<init>", "A.give", "B.<init>", "B.again"],
+            "{proposed:#?}"
+        );
+        let in_c = Term::eq(Term::select(field("C"), this), wildcard);
+        assert_eq!(
+            reached(&p, &proposed, &in_c),
+            ["C.<init>", "C.run"],
+            "{proposed:#?}"
+        );
     }
 }
